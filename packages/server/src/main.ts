@@ -1,0 +1,48 @@
+import closeWithGrace from 'close-with-grace';
+import pino from 'pino';
+import { buildApp } from './app';
+import { ConfigError, loadConfig } from './config';
+import { openDatabase } from './db';
+import { webDistDir } from './package-paths';
+import { version } from './version';
+
+/**
+ * Starts Stageline: configuration, database (migrated), the app, then listens. SIGTERM and SIGINT
+ * stop accepting connections, let in-flight requests finish, and close the database cleanly so an
+ * embedded data directory is never left half-written.
+ */
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const logger = pino({ level: config.logLevel, base: { service: 'stageline' } });
+  const database = await openDatabase(
+    config.databaseUrl ? { databaseUrl: config.databaseUrl } : { dataDir: config.dataDir },
+  );
+  logger.info(
+    { version, database: database.kind, dataDir: config.databaseUrl ? undefined : config.dataDir },
+    'database ready',
+  );
+  const app = await buildApp({ config, database, webDistDir, logger });
+
+  closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
+    if (err) logger.error({ err }, 'shutting down after an error');
+    else logger.info({ signal }, 'shutting down');
+    await app.close();
+    await database.close();
+  });
+
+  await app.listen({ port: config.port, host: config.host });
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`Stageline failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

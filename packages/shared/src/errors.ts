@@ -1,0 +1,53 @@
+/**
+ * The closed list of error codes the API answers with, and the HTTP status of each
+ * (domain.md §6). Both sides import it: the server to answer, the web client to react.
+ */
+export const ErrorStatus = {
+  bad_request: 400,
+  parse_error: 400,
+  validation_error: 400,
+  pipeline_cycle: 400,
+  not_authenticated: 401,
+  token_not_valid: 401,
+  permission_denied: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  conflict: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  internal: 500,
+  maintenance: 503,
+  unavailable: 503,
+} as const satisfies Record<string, number>;
+
+export type TErrorCode = keyof typeof ErrorStatus;
+
+/**
+ * The English source message of each code when no more specific one is given. They are i18n keys:
+ * translated by the server for `Accept-Language` and present in every locale file.
+ */
+export const ErrorMessages: Record<TErrorCode, string> = {
+  bad_request: 'Bad request.',
+  parse_error: 'Malformed request body.',
+  validation_error: 'Invalid input.',
+  pipeline_cycle: 'Cycles are not allowed...',
+  not_authenticated: 'You must be authorized',
+  token_not_valid: 'Token invalid',
+  permission_denied: 'Access denied',
+  not_found: 'Not found.',
+  method_not_allowed: 'Method not allowed.',
+  conflict: 'Conflict: the record was changed or already exists.',
+  payload_too_large: 'Request is too large.',
+  unsupported_media_type: 'Unsupported content type.',
+  rate_limited: 'Too many attempts. Try again in {{seconds}} seconds.',
+  internal: 'Unknown error',
+  maintenance: 'Sorry, we are under maintenance. Please try again later.',
+  unavailable: 'Server Unavailable. Check your Internet connection or try later.',
+};
+
+/** The body of a whole-request error: `{"detail": "...", "code": "..."}`. */
+export type TErrorBody = { detail: string; code: TErrorCode };
+
+/** The body of a field error: `{"field": ["message"]}`. */
+export type TFieldErrors = Record<string, string[]>;

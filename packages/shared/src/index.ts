@@ -1,0 +1,8 @@
+import './validation';
+
+export * from './limits';
+export * from './errors';
+export * from './languages';
+export * from './paths';
+export * from './validation';
+export * from './schemas/system';

@@ -1,0 +1,35 @@
+/**
+ * Every numeric bound of the product in one place (domain.md §8, product.md §9), so the database,
+ * the zod schemas and the UI can never disagree.
+ */
+export const Limits = {
+  name: { min: 1, max: 200 },
+  description: { max: 10_000 },
+  comment: { max: 20_000 },
+  username: { min: 3, max: 150 },
+  email: { max: 254 },
+  personName: { max: 150 },
+  password: { min: 8, max: 256 },
+  code: { length: 6, ttlMinutes: 10, maxAttempts: 5 },
+  /** Seconds before another code may be sent (product.md §9 `otp_timeout`). */
+  otpTimeoutSeconds: 30,
+  accessTokenMinutes: 5,
+  refreshTokenDays: 30,
+  avatar: { maxBytes: 2 * 1024 * 1024 },
+  batchUnits: { min: 1, max: 10_000 },
+  pipelineStages: { max: 500 },
+  /** Largest id a route accepts: ids are PostgreSQL `integer`. */
+  maxId: 2_147_483_647,
+  pageSize: { default: 50, max: 500 },
+} as const;
+
+/** Client-side constants of product.md §9. */
+export const ClientConstants = {
+  toastDurationMs: 3000,
+  toastTransitionMs: 300,
+  tokenRefreshRetries: 10,
+  tokenRefreshDelayMs: 100,
+  chunkLoadTimeoutMs: 120_000,
+  pipelineStateMaxAgeDays: 15,
+  breakpoints: { wide: 990, narrow: 576 },
+} as const;

@@ -1,0 +1,56 @@
+/**
+ * Every route of product.md §2, built in one place: components, e-mails and tests ask this object
+ * instead of concatenating strings.
+ */
+type Id = number | string;
+
+export const paths = {
+  home: () => '/',
+  docs: () => '/docs',
+  versions: () => '/versions',
+  oauth: () => '/oauth',
+  logout: () => '/logout',
+  login: () => '/login',
+  register: () => '/register',
+  resetPassword: () => '/reset_pass',
+  changeEmail: () => '/change_email',
+  inviteLink: (token: string) => `/i/${token}`,
+  userLink: (token: string) => `/p/${token}`,
+  app: {
+    dashboard: () => '/app',
+    workspaces: () => '/app/workspaces',
+    workspaceCreate: () => '/app/workspaces/create',
+    workspace: (workspaceId: Id) => `/app/workspaces/${workspaceId}`,
+    workspaceSettings: (workspaceId: Id) => `/app/workspaces/${workspaceId}/settings`,
+    currentWorkspace: () => '/app/workspaces/current',
+    currentWorkspaceSettings: () => '/app/workspaces/current/settings',
+    profile: () => '/app/profile',
+    quickstart: () => '/app/quickstart',
+    notifications: () => '/app/notifications',
+    task: (taskId: Id) => `/app/tasks/${taskId}`,
+    projectCreate: () => '/app/projects/create',
+    project: (projectId: Id) => `/app/projects/${projectId}`,
+    projectEdit: (projectId: Id) => `/app/projects/${projectId}/edit`,
+    pipelines: (projectId: Id) => `/app/projects/${projectId}/pipelines`,
+    pipelineCreate: (projectId: Id) => `/app/projects/${projectId}/pipelines/create`,
+    pipeline: (projectId: Id, pipelineId: Id) => `/app/projects/${projectId}/pipelines/${pipelineId}`,
+    pipelineEdit: (projectId: Id, pipelineId: Id) => `/app/projects/${projectId}/pipelines/${pipelineId}/edit`,
+    pipelineFlow: (projectId: Id, pipelineId: Id) => `/app/projects/${projectId}/pipelines/${pipelineId}/edit_flow`,
+    units: (projectId: Id) => `/app/projects/${projectId}/units`,
+    unitCreate: (projectId: Id) => `/app/projects/${projectId}/units/create`,
+    unitCreateMultiple: (projectId: Id) => `/app/projects/${projectId}/units/create_multiple`,
+    unit: (projectId: Id, unitId: Id) => `/app/projects/${projectId}/units/${unitId}`,
+    unitEdit: (projectId: Id, unitId: Id) => `/app/projects/${projectId}/units/${unitId}/edit`,
+  },
+} as const;
+
+/** Browser storage keys of product.md §3. */
+export const StorageKeys = {
+  authTokens: 'authTokens',
+  currentWorkspace: 'current_workspace',
+  lastProject: 'lastProject',
+  sideBarEnabled: 'sideBarEnabled',
+  language: 'language',
+  theme: 'theme',
+  pipelineStatePrefix: 'pipelineState_',
+} as const;

@@ -1,0 +1,18 @@
+import { z } from 'zod';
+
+/** `GET /api/health/`: is this process able to serve, and which version is it. */
+export const ZHealth = z.object({
+  status: z.enum(['ok', 'degraded']),
+  version: z.string(),
+  database: z.object({ kind: z.enum(['pglite', 'postgres']), ok: z.boolean() }),
+});
+export type THealth = z.infer<typeof ZHealth>;
+
+/** `GET /api/config/`: what the web app must know before it renders. */
+export const ZPublicConfig = z.object({
+  version: z.string(),
+  maintenance: z.boolean(),
+  debug: z.boolean(),
+  publicUrl: z.string().nullable(),
+});
+export type TPublicConfig = z.infer<typeof ZPublicConfig>;

@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import { Limits } from './limits';
+
+/**
+ * Every zod issue carries an i18n key as its message (the English source string, product.md §5),
+ * so the server can translate field errors by `Accept-Language` and forms can translate them in the
+ * browser. Parameters such as `{{min}}` come from the issue itself, through `issueParams`.
+ */
+function messageKey(issue: z.core.$ZodRawIssue): string {
+  switch (issue.code) {
+    case 'invalid_type':
+      return issue.input === undefined || issue.input === null ? 'Required' : 'Invalid value.';
+    case 'too_small':
+      if (issue.origin === 'string') {
+        return Number(issue.minimum) <= 1 ? 'Field can not be empty' : 'Ensure this field has at least {{min}} characters.';
+      }
+      if (issue.origin === 'array' || issue.origin === 'set') return 'Select at least {{min}}.';
+      return issue.inclusive === false ? 'Ensure this value is greater than {{min}}.' : 'Ensure this value is greater than or equal to {{min}}.';
+    case 'too_big':
+      if (issue.origin === 'string') return 'Ensure this field has no more than {{max}} characters.';
+      if (issue.origin === 'array' || issue.origin === 'set') return 'Ensure this list has no more than {{max}} items.';
+      return issue.inclusive === false ? 'Ensure this value is less than {{max}}.' : 'Ensure this value is less than or equal to {{max}}.';
+    case 'invalid_format':
+      return issue.format === 'email' ? 'Invalid email' : 'Invalid format.';
+    case 'invalid_value':
+      return 'Select a valid choice.';
+    case 'unrecognized_keys':
+      return 'Unknown field.';
+    default:
+      return 'Invalid value.';
+  }
+}
+
+z.config({ customError: (issue) => messageKey(issue) });
+
+/** Interpolation values for a translated issue message. */
+export function issueParams(issue: { minimum?: unknown; maximum?: unknown }): Record<string, string | number> {
+  const params: Record<string, string | number> = {};
+  if (typeof issue.minimum === 'number' || typeof issue.minimum === 'bigint') params.min = Number(issue.minimum);
+  if (typeof issue.maximum === 'number' || typeof issue.maximum === 'bigint') params.max = Number(issue.maximum);
+  return params;
+}
+
+/** A record id from a URL: a positive PostgreSQL integer (product.md §5). */
+export const ZId = z.coerce.number().int().positive().max(Limits.maxId);
+export const ZIdParams = z.object({ id: ZId });
+
+/** A trimmed name of a workspace, project, pipeline, stage or unit. */
+export const ZName = z.string().trim().min(Limits.name.min).max(Limits.name.max);
+export const ZDescription = z.string().max(Limits.description.max);

@@ -1,0 +1,152 @@
+import { ActionIcon, Alert, AppShell, Burger, Group, Menu, NavLink, ScrollArea, Tooltip } from '@mantine/core';
+import { useDisclosure, useLocalStorage } from '@mantine/hooks';
+import {
+  IconBell,
+  IconDots,
+  IconHome,
+  IconLayoutSidebar,
+  IconLayoutSidebarLeftCollapse,
+  IconLogout,
+  IconRocket,
+  IconUser,
+  IconUsersGroup,
+} from '@tabler/icons-react';
+import { Link, Outlet, useLocation } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { paths, StorageKeys } from '@stageline/shared';
+import { useShellStore } from '../../shared/lib/shell-store';
+import { Logo } from '../../shared/ui/logo';
+import { Breadcrumbs } from './breadcrumbs';
+import { HeaderTools } from './header-tools';
+import classes from './layouts.module.css';
+
+const navigation = [
+  { to: paths.app.dashboard(), label: 'My work', Icon: IconHome, exact: true },
+  { to: paths.app.workspaces(), label: 'Workspaces', Icon: IconUsersGroup, exact: false },
+  { to: paths.app.notifications(), label: 'Notifications', Icon: IconBell, exact: false },
+  { to: paths.app.quickstart(), label: 'Quickstart', Icon: IconRocket, exact: false },
+  { to: paths.app.profile(), label: 'Profile', Icon: IconUser, exact: false },
+];
+
+/**
+ * The signed-in area: header with the breadcrumb trail, and a sidebar that can be enabled or
+ * disabled (kept under `sideBarEnabled`) and, when enabled, shown or hidden with the burger.
+ */
+export function AppLayout() {
+  const { t } = useTranslation();
+  const location = useLocation();
+  const pageError = useShellStore((s) => s.pageError);
+  const [sidebarEnabled, setSidebarEnabled] = useLocalStorage<boolean>({
+    key: StorageKeys.sideBarEnabled,
+    defaultValue: true,
+    getInitialValueInEffect: false,
+  });
+  const [mobileOpened, { toggle: toggleMobile, close: closeMobile }] = useDisclosure(false);
+  const [desktopOpened, { toggle: toggleDesktop }] = useDisclosure(true);
+
+  const isActive = (to: string, exact: boolean) =>
+    exact ? location.pathname === to : location.pathname === to || location.pathname.startsWith(`${to}/`);
+
+  const navLinks = navigation.map(({ to, label, Icon, exact }) => (
+    <NavLink
+      key={to}
+      component={Link}
+      to={to}
+      label={t(label)}
+      leftSection={<Icon size={18} stroke={1.6} />}
+      active={isActive(to, exact)}
+      onClick={closeMobile}
+    />
+  ));
+
+  return (
+    <AppShell
+      header={{ height: 56 }}
+      navbar={
+        sidebarEnabled
+          ? { width: 240, breakpoint: 'sm', collapsed: { mobile: !mobileOpened, desktop: !desktopOpened } }
+          : undefined
+      }
+      padding={0}
+    >
+      <AppShell.Header>
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap" gap="sm">
+          <Group gap="sm" wrap="nowrap" style={{ minWidth: 0 }}>
+            {sidebarEnabled ? (
+              <>
+                <Burger
+                  opened={mobileOpened}
+                  onClick={toggleMobile}
+                  hiddenFrom="sm"
+                  size="sm"
+                  aria-label={t('Toggle navigation')}
+                />
+                <Tooltip label={desktopOpened ? t('Hide sidebar') : t('Show sidebar')}>
+                  <ActionIcon
+                    variant="subtle"
+                    visibleFrom="sm"
+                    onClick={toggleDesktop}
+                    aria-label={desktopOpened ? t('Hide sidebar') : t('Show sidebar')}
+                    data-testid="sidebar-toggle"
+                  >
+                    <IconLayoutSidebarLeftCollapse size={20} stroke={1.6} />
+                  </ActionIcon>
+                </Tooltip>
+              </>
+            ) : null}
+            <Logo to={paths.app.dashboard()} />
+            <div className={classes.crumbs}>
+              <Breadcrumbs />
+            </div>
+          </Group>
+          <HeaderTools>
+            <Menu position="bottom-end" withinPortal>
+              <Menu.Target>
+                <ActionIcon variant="default" size="lg" aria-label={t('Main navigation')} data-testid="app-menu">
+                  <IconDots size={18} />
+                </ActionIcon>
+              </Menu.Target>
+              <Menu.Dropdown>
+                {sidebarEnabled
+                  ? null
+                  : navigation.map(({ to, label, Icon }) => (
+                      <Menu.Item key={to} component={Link} to={to} leftSection={<Icon size={16} />}>
+                        {t(label)}
+                      </Menu.Item>
+                    ))}
+                <Menu.Item
+                  leftSection={<IconLayoutSidebar size={16} />}
+                  onClick={() => setSidebarEnabled(!sidebarEnabled)}
+                  data-testid="sidebar-enable-toggle"
+                >
+                  {sidebarEnabled ? t('Disable sidebar') : t('Enable sidebar')}
+                </Menu.Item>
+                <Menu.Divider />
+                <Menu.Item component={Link} to={paths.logout()} leftSection={<IconLogout size={16} />} color="red">
+                  {t('Log out')}
+                </Menu.Item>
+              </Menu.Dropdown>
+            </Menu>
+          </HeaderTools>
+        </Group>
+      </AppShell.Header>
+      {sidebarEnabled ? (
+        <AppShell.Navbar p="xs" data-testid="sidebar" aria-label={t('Main navigation')}>
+          <AppShell.Section grow component={ScrollArea}>
+            {navLinks}
+          </AppShell.Section>
+        </AppShell.Navbar>
+      ) : null}
+      <AppShell.Main>
+        <div className={classes.main}>
+          {pageError ? (
+            <Alert color="red" mb="md" data-testid="page-error">
+              {pageError}
+            </Alert>
+          ) : null}
+          <Outlet />
+        </div>
+      </AppShell.Main>
+    </AppShell>
+  );
+}

@@ -1,0 +1,37 @@
+import type { ComponentType } from 'react';
+import { ClientConstants } from '@stageline/shared';
+
+export class ChunkLoadTimeoutError extends Error {
+  constructor() {
+    super('A part of the app did not load in time');
+    this.name = 'ChunkLoadTimeoutError';
+  }
+}
+
+/** Rejects when `promise` has not settled within `ms` (product.md §9: 120 s for a script chunk). */
+export function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new ChunkLoadTimeoutError()), ms);
+    promise.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+  });
+}
+
+/**
+ * A React Router `lazy` loader for a screen module's default export. A chunk that fails or takes
+ * longer than 120 s throws, and the route error screen offers a reload.
+ */
+export function lazyScreen(load: () => Promise<{ default: ComponentType }>) {
+  return async () => {
+    const module = await withTimeout(load(), ClientConstants.chunkLoadTimeoutMs);
+    return { Component: module.default };
+  };
+}

@@ -1,0 +1,131 @@
+import { Navigate, type RouteObject } from 'react-router';
+import { paths } from '@stageline/shared';
+import { AppLayout } from '../layouts/app-layout';
+import { AuthLayout } from '../layouts/auth-layout';
+import { PublicLayout } from '../layouts/public-layout';
+import { RootLayout } from '../layouts/root-layout';
+import { NotFoundScreen } from '../screens/not-found-screen';
+import { BootLoader } from '../screens/boot-loader';
+import { RouteErrorScreen } from '../screens/route-error-screen';
+import type { TRouteHandle } from './crumbs';
+import { lazyScreen } from './lazy-screen';
+
+const edit: TRouteHandle = { crumb: (_params, t) => ({ label: t('Edit') }) };
+
+/** Every route of product.md §2; each screen is a lazily loaded chunk. */
+export const routes: RouteObject[] = [
+  {
+    path: '/',
+    element: <RootLayout />,
+    errorElement: <RouteErrorScreen />,
+    hydrateFallbackElement: <BootLoader />,
+    children: [
+      { path: 'oauth', lazy: lazyScreen(() => import('../../features/auth/routes/oauth-return')) },
+      { path: 'logout', lazy: lazyScreen(() => import('../../features/auth/routes/logout')) },
+      {
+        element: <PublicLayout />,
+        children: [
+          { index: true, lazy: lazyScreen(() => import('../../features/public/routes/landing')) },
+          { path: 'docs', lazy: lazyScreen(() => import('../../features/public/routes/docs')) },
+          { path: 'versions', lazy: lazyScreen(() => import('../../features/public/routes/versions')) },
+          { path: 'i/:token', lazy: lazyScreen(() => import('../../features/workspaces/routes/invite-link')) },
+          { path: 'p/:token', lazy: lazyScreen(() => import('../../features/workspaces/routes/user-link')) },
+          { path: 'change_email', lazy: lazyScreen(() => import('../../features/auth/routes/change-email')) },
+        ],
+      },
+      {
+        element: <AuthLayout />,
+        children: [
+          { path: 'login', lazy: lazyScreen(() => import('../../features/auth/routes/login')) },
+          { path: 'register', lazy: lazyScreen(() => import('../../features/auth/routes/register')) },
+          { path: 'reset_pass', lazy: lazyScreen(() => import('../../features/auth/routes/reset-password')) },
+        ],
+      },
+      {
+        path: 'app',
+        element: <AppLayout />,
+        children: [
+          { index: true, lazy: lazyScreen(() => import('../../features/dashboard/routes/dashboard')) },
+          { path: 'workspaces', lazy: lazyScreen(() => import('../../features/workspaces/routes/workspace-list')) },
+          { path: 'workspaces/create', lazy: lazyScreen(() => import('../../features/workspaces/routes/workspace-create')) },
+          { path: 'workspaces/current', element: <Navigate to={paths.app.dashboard()} replace /> },
+          {
+            path: 'workspaces/current/settings',
+            lazy: lazyScreen(() => import('../../features/workspaces/routes/current-workspace-settings')),
+          },
+          { path: 'workspaces/:workspaceId', lazy: lazyScreen(() => import('../../features/workspaces/routes/workspace')) },
+          {
+            path: 'workspaces/:workspaceId/settings',
+            lazy: lazyScreen(() => import('../../features/workspaces/routes/workspace-settings')),
+          },
+          { path: 'profile', lazy: lazyScreen(() => import('../../features/profile/routes/profile')) },
+          { path: 'quickstart', lazy: lazyScreen(() => import('../../features/onboarding/routes/quickstart')) },
+          { path: 'notifications', lazy: lazyScreen(() => import('../../features/notifications/routes/notifications')) },
+          { path: 'tasks/:taskId', lazy: lazyScreen(() => import('../../features/tasks/routes/task')) },
+          { path: 'projects/create', lazy: lazyScreen(() => import('../../features/projects/routes/project-create')) },
+          {
+            path: 'projects/:projectId',
+            handle: {
+              crumb: (params, t) => ({
+                label: t('Project {{id}}', { id: params.projectId }),
+                to: paths.app.project(params.projectId ?? ''),
+              }),
+            } satisfies TRouteHandle,
+            children: [
+              { index: true, lazy: lazyScreen(() => import('../../features/projects/routes/project')) },
+              { path: 'edit', handle: edit, lazy: lazyScreen(() => import('../../features/projects/routes/project-edit')) },
+              { path: 'pipelines', lazy: lazyScreen(() => import('../../features/pipelines/routes/pipeline-list')) },
+              {
+                path: 'pipelines/create',
+                lazy: lazyScreen(() => import('../../features/pipelines/routes/pipeline-create')),
+              },
+              {
+                path: 'pipelines/:pipelineId',
+                handle: {
+                  crumb: (params, t) => ({
+                    label: t('Pipeline {{id}}', { id: params.pipelineId }),
+                    to: paths.app.pipeline(params.projectId ?? '', params.pipelineId ?? ''),
+                  }),
+                } satisfies TRouteHandle,
+                children: [
+                  { index: true, lazy: lazyScreen(() => import('../../features/pipelines/routes/pipeline')) },
+                  {
+                    path: 'edit',
+                    handle: edit,
+                    lazy: lazyScreen(() => import('../../features/pipelines/routes/pipeline-edit')),
+                  },
+                  {
+                    path: 'edit_flow',
+                    handle: edit,
+                    lazy: lazyScreen(() => import('../../features/pipelines/routes/pipeline-flow')),
+                  },
+                ],
+              },
+              { path: 'units', lazy: lazyScreen(() => import('../../features/units/routes/unit-list')) },
+              { path: 'units/create', lazy: lazyScreen(() => import('../../features/units/routes/unit-create')) },
+              {
+                path: 'units/create_multiple',
+                lazy: lazyScreen(() => import('../../features/units/routes/unit-create-multiple')),
+              },
+              {
+                path: 'units/:unitId',
+                handle: {
+                  crumb: (params, t) => ({
+                    label: t('Unit {{id}}', { id: params.unitId }),
+                    to: paths.app.unit(params.projectId ?? '', params.unitId ?? ''),
+                  }),
+                } satisfies TRouteHandle,
+                children: [
+                  { index: true, lazy: lazyScreen(() => import('../../features/units/routes/unit')) },
+                  { path: 'edit', handle: edit, lazy: lazyScreen(() => import('../../features/units/routes/unit-edit')) },
+                ],
+              },
+            ],
+          },
+          { path: '*', element: <NotFoundScreen /> },
+        ],
+      },
+      { path: '*', element: <NotFoundScreen /> },
+    ],
+  },
+];

@@ -1,0 +1,8 @@
+import { useTranslation } from 'react-i18next';
+import { Placeholder } from '../../../shared/ui/placeholder';
+
+/** Built by a later issue; see docs/decisions.md on placeholders. */
+export default function PipelineListScreen() {
+  const { t } = useTranslation();
+  return <Placeholder title={t('Pipelines')} />;
+}

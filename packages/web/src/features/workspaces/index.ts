@@ -1,0 +1,2 @@
+export { getCurrentWorkspaceId } from './current-workspace';
+export { RequireWorkspace } from './components/require-workspace';

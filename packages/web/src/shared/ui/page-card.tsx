@@ -1,0 +1,24 @@
+import { Card, Group, Stack, Title } from '@mantine/core';
+import type { ReactNode } from 'react';
+import classes from './page-card.module.css';
+
+/**
+ * The card every record screen sits in (product.md §2): centred on large screens, full width under
+ * 990 px with its header kept in one horizontal row, and edge to edge under 576 px where the header
+ * stacks.
+ */
+export function PageCard({ title, actions, children }: { title: ReactNode; actions?: ReactNode; children?: ReactNode }) {
+  return (
+    <Card className={classes.card} withBorder padding="lg" radius="md" data-testid="page-card">
+      <Stack gap="md">
+        <Group className={classes.header} justify="space-between" align="center" wrap="nowrap">
+          <Title order={1} size="h2" className={classes.title}>
+            {title}
+          </Title>
+          {actions ? <Group className={classes.actions} gap="xs">{actions}</Group> : null}
+        </Group>
+        {children}
+      </Stack>
+    </Card>
+  );
+}
