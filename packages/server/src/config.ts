@@ -6,11 +6,14 @@ const ZBooleanFlag = z
   .transform((value) => ['1', 'true', 'yes', 'on'].includes(value));
 
 const ZEnv = z.object({
-  PORT: z.coerce.number({ error: 'must be a port number' }).int().min(0, 'must be 0 to 65535').max(65535, 'must be 0 to 65535').default(3000),
+  PORT: z.coerce
+    .number({ error: 'must be a port number' })
+    .int()
+    .min(0, 'must be 0 to 65535')
+    .max(65535, 'must be 0 to 65535')
+    .default(3000),
   HOST: z.string().min(1).default('0.0.0.0'),
-  DATABASE_URL: z
-    .url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// or postgresql:// URL' })
-    .optional(),
+  DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// or postgresql:// URL' }).optional(),
   DATA_DIR: z.string().min(1).default('./data'),
   SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional(),
   PUBLIC_URL: z
@@ -21,9 +24,13 @@ const ZEnv = z.object({
   DEBUG: ZBooleanFlag.default(false),
   TRUST_PROXY: ZBooleanFlag.default(false),
   LOG_LEVEL: z
-    .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { error: 'must be fatal, error, warn, info, debug, trace or silent' })
+    .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
+      error: 'must be fatal, error, warn, info, debug, trace or silent',
+    })
     .default('info'),
-  NODE_ENV: z.enum(['development', 'production', 'test'], { error: 'must be development, production or test' }).default('production'),
+  NODE_ENV: z
+    .enum(['development', 'production', 'test'], { error: 'must be development, production or test' })
+    .default('production'),
 });
 
 export type Config = {

@@ -45,7 +45,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
   };
   await withServerClient(serverUrl, (client) => client.query(`CREATE DATABASE ${quoteIdent(template)}`));
   try {
-    const database = await openDatabase({ databaseUrl: databaseUrlFor(serverUrl, template), migrate: true, poolSize: 1 });
+    const database = await openDatabase({
+      databaseUrl: databaseUrlFor(serverUrl, template),
+      migrate: true,
+      poolSize: 1,
+    });
     await database.close();
   } catch (error) {
     await dropAll();

@@ -9,8 +9,7 @@ import { openDatabase, type Database } from '../src/db';
 
 /** What `global-setup.ts` prepared once per run: a migrated PGlite tarball or a PostgreSQL template. */
 export type TestTemplate =
-  | { kind: 'pglite'; tarball: string }
-  | { kind: 'postgres'; serverUrl: string; template: string; prefix: string };
+  { kind: 'pglite'; tarball: string } | { kind: 'postgres'; serverUrl: string; template: string; prefix: string };
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -60,7 +59,11 @@ export async function createTestDatabase(): Promise<Database> {
   await withServerClient(template.serverUrl, (client) =>
     client.query(`CREATE DATABASE ${quoteIdent(name)} TEMPLATE ${quoteIdent(template.template)}`),
   );
-  const database = await openDatabase({ databaseUrl: databaseUrlFor(template.serverUrl, name), migrate: false, poolSize: 4 });
+  const database = await openDatabase({
+    databaseUrl: databaseUrlFor(template.serverUrl, name),
+    migrate: false,
+    poolSize: 4,
+  });
   let dropped = false;
   return {
     ...database,

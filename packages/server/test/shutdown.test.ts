@@ -99,7 +99,9 @@ describe('the server process', () => {
     server.child.kill('SIGTERM');
     const { code, signal } = await withTimeout(server.exited, 15_000, 'Shutting down');
     expect({ code, signal }).toEqual({ code: 0, signal: null });
-    expect(logLines(server.stdout())).toContainEqual(expect.objectContaining({ msg: 'shutting down', signal: 'SIGTERM' }));
+    expect(logLines(server.stdout())).toContainEqual(
+      expect.objectContaining({ msg: 'shutting down', signal: 'SIGTERM' }),
+    );
     expect(existsSync(path.join(dataDir, '.lock'))).toBe(false);
 
     const reopened = await openDatabase({ dataDir });

@@ -12,14 +12,20 @@ function messageKey(issue: z.core.$ZodRawIssue): string {
       return issue.input === undefined || issue.input === null ? 'Required' : 'Invalid value.';
     case 'too_small':
       if (issue.origin === 'string') {
-        return Number(issue.minimum) <= 1 ? 'Field can not be empty' : 'Ensure this field has at least {{min}} characters.';
+        return Number(issue.minimum) <= 1
+          ? 'Field can not be empty'
+          : 'Ensure this field has at least {{min}} characters.';
       }
       if (issue.origin === 'array' || issue.origin === 'set') return 'Select at least {{min}}.';
-      return issue.inclusive === false ? 'Ensure this value is greater than {{min}}.' : 'Ensure this value is greater than or equal to {{min}}.';
+      return issue.inclusive === false
+        ? 'Ensure this value is greater than {{min}}.'
+        : 'Ensure this value is greater than or equal to {{min}}.';
     case 'too_big':
       if (issue.origin === 'string') return 'Ensure this field has no more than {{max}} characters.';
       if (issue.origin === 'array' || issue.origin === 'set') return 'Ensure this list has no more than {{max}} items.';
-      return issue.inclusive === false ? 'Ensure this value is less than {{max}}.' : 'Ensure this value is less than or equal to {{max}}.';
+      return issue.inclusive === false
+        ? 'Ensure this value is less than {{max}}.'
+        : 'Ensure this value is less than or equal to {{max}}.';
     case 'invalid_format':
       return issue.format === 'email' ? 'Invalid email' : 'Invalid format.';
     case 'invalid_value':

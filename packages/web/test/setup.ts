@@ -26,6 +26,9 @@ if (!('ResizeObserver' in window)) {
   Object.defineProperty(window, 'ResizeObserver', { writable: true, value: ResizeObserverStub });
 }
 
+// React Router's <ScrollRestoration> scrolls the window, which jsdom does not implement.
+Object.defineProperty(window, 'scrollTo', { writable: true, value: () => undefined });
+
 afterEach(() => {
   cleanup();
   localStorage.clear();

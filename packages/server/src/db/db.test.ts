@@ -35,7 +35,9 @@ describe('openDatabase on an embedded data directory', () => {
 
     const second = await openDatabase({ dataDir: dir });
     try {
-      const rows = await second.db.select({ username: schema.users.username, email: schema.users.email }).from(schema.users);
+      const rows = await second.db
+        .select({ username: schema.users.username, email: schema.users.email })
+        .from(schema.users);
       expect(rows).toEqual([{ username: 'alice', email: 'alice@example.com' }]);
     } finally {
       await second.close();

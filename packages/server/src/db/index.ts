@@ -48,7 +48,8 @@ export class DataDirLockedError extends Error {
  * are applied before it is returned.
  */
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  const database = 'databaseUrl' in options ? openPostgres(options.databaseUrl, options.poolSize) : await openPglite(options);
+  const database =
+    'databaseUrl' in options ? openPostgres(options.databaseUrl, options.poolSize) : await openPglite(options);
   if (options.migrate !== false) {
     try {
       await migrateDatabase(database);

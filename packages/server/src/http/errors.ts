@@ -69,7 +69,13 @@ function codeForStatus(status: number): TErrorCode {
   return found ? found[0] : status >= 500 ? 'internal' : 'bad_request';
 }
 
-function sendError(reply: FastifyReply, request: FastifyRequest, code: TErrorCode, detail?: string, params?: Record<string, string | number>) {
+function sendError(
+  reply: FastifyReply,
+  request: FastifyRequest,
+  code: TErrorCode,
+  detail?: string,
+  params?: Record<string, string | number>,
+) {
   const body: TErrorBody = { detail: request.t(detail ?? ErrorMessages[code], params ?? {}), code };
   return reply.status(ErrorStatus[code]).type('application/json; charset=utf-8').send(body);
 }
@@ -103,7 +109,7 @@ export function installErrorHandling(app: FastifyInstance): void {
       const fields: TFieldErrors = {};
       for (const issue of error.validation) {
         const key = issue.instancePath.replace(/^\//, '').replaceAll('/', '.') || 'detail';
-        const params = issueParams(issue.params as { minimum?: unknown; maximum?: unknown });
+        const params = issueParams(issue.params);
         (fields[key] ??= []).push(request.t(issue.message ?? 'Invalid value.', params));
       }
       if (Object.keys(fields).length === 1 && fields.detail) {

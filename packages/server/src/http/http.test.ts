@@ -82,7 +82,11 @@ describe('API errors', () => {
     ['de-DE', 'Not found.'],
     ['en-GB', 'Not found.'],
   ])('Accept-Language: %s gives %s', async (acceptLanguage, detail) => {
-    const response = await t.app.inject({ method: 'GET', url: '/api/x', headers: { 'accept-language': acceptLanguage } });
+    const response = await t.app.inject({
+      method: 'GET',
+      url: '/api/x',
+      headers: { 'accept-language': acceptLanguage },
+    });
     expect(response.statusCode).toBe(404);
     expect(response.json()).toEqual({ detail, code: 'not_found' });
   });
@@ -213,7 +217,7 @@ describe('API errors', () => {
       payload: { username: 'bob', email: 'bob@example.com' },
     });
     expect(first.statusCode).toBe(200);
-    expect(first.json()).toEqual({ id: expect.any(Number) });
+    expect(first.json<{ id: unknown }>().id).toBeTypeOf('number');
 
     const duplicate = await t.app.inject({
       method: 'POST',
@@ -221,7 +225,10 @@ describe('API errors', () => {
       payload: { username: 'BOB', email: 'other@example.com' },
     });
     expect(duplicate.statusCode).toBe(409);
-    expect(duplicate.json()).toEqual({ detail: 'Conflict: the record was changed or already exists.', code: 'conflict' });
+    expect(duplicate.json()).toEqual({
+      detail: 'Conflict: the record was changed or already exists.',
+      code: 'conflict',
+    });
   });
 
   test('a value too long for its column is a 400, not a 500', async () => {
@@ -260,7 +267,11 @@ describe('API errors', () => {
   });
 
   test('a large response is gzipped when the client accepts it', async () => {
-    const response = await t.app.inject({ method: 'GET', url: '/api/test/big/', headers: { 'accept-encoding': 'gzip' } });
+    const response = await t.app.inject({
+      method: 'GET',
+      url: '/api/test/big/',
+      headers: { 'accept-encoding': 'gzip' },
+    });
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-encoding']).toBe('gzip');
     const body = JSON.parse(gunzipSync(response.rawPayload).toString('utf8')) as { items: unknown[] };
@@ -268,9 +279,13 @@ describe('API errors', () => {
   });
 
   test('a response is not compressed when the client does not ask', async () => {
-    const response = await t.app.inject({ method: 'GET', url: '/api/test/big/', headers: { 'accept-encoding': 'identity' } });
+    const response = await t.app.inject({
+      method: 'GET',
+      url: '/api/test/big/',
+      headers: { 'accept-encoding': 'identity' },
+    });
     expect(response.headers['content-encoding']).toBeUndefined();
-    expect((response.json() as { items: unknown[] }).items).toHaveLength(100);
+    expect(response.json<{ items: unknown[] }>().items).toHaveLength(100);
   });
 });
 
@@ -315,7 +330,11 @@ describe('with an https PUBLIC_URL', () => {
   });
 
   test('HSTS and upgrade-insecure-requests are sent', async () => {
-    const response = await t.app.inject({ method: 'GET', url: '/api/config/', headers: { host: 'stageline.example.com' } });
+    const response = await t.app.inject({
+      method: 'GET',
+      url: '/api/config/',
+      headers: { host: 'stageline.example.com' },
+    });
     expect(response.headers['strict-transport-security']).toContain('max-age=15552000');
     expect(response.headers['content-security-policy']).toContain('upgrade-insecure-requests');
   });
@@ -366,8 +385,8 @@ describe('serving the web app', () => {
     expect(response.headers['cache-control']).toBe('no-cache');
   });
 
-  test('a missing asset is a JSON 404, not index.html', async () => {
-    const response = await t.app.inject({ method: 'GET', url: '/assets/missing.js' });
+  test.each(['/assets/missing.js', '/assets/'])('a missing asset (%s) is a JSON 404, not index.html', async (url) => {
+    const response = await t.app.inject({ method: 'GET', url });
     expect(response.statusCode).toBe(404);
     expect(response.json()).toEqual(notFound);
   });

@@ -6,7 +6,8 @@ import { serverRoot } from '../../package-paths';
 import { buildTestApp, createTestDatabase, type TestApp } from '../../../test/helpers';
 
 const maintenanceText = 'Sorry, we are under maintenance. Please try again later.';
-const packageVersion = (JSON.parse(readFileSync(path.join(serverRoot, 'package.json'), 'utf8')) as { version: string }).version;
+const packageVersion = (JSON.parse(readFileSync(path.join(serverRoot, 'package.json'), 'utf8')) as { version: string })
+  .version;
 const databaseKind = inject('testTemplate').kind;
 
 let database: Database;

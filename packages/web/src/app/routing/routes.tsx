@@ -47,20 +47,29 @@ export const routes: RouteObject[] = [
         children: [
           { index: true, lazy: lazyScreen(() => import('../../features/dashboard/routes/dashboard')) },
           { path: 'workspaces', lazy: lazyScreen(() => import('../../features/workspaces/routes/workspace-list')) },
-          { path: 'workspaces/create', lazy: lazyScreen(() => import('../../features/workspaces/routes/workspace-create')) },
+          {
+            path: 'workspaces/create',
+            lazy: lazyScreen(() => import('../../features/workspaces/routes/workspace-create')),
+          },
           { path: 'workspaces/current', element: <Navigate to={paths.app.dashboard()} replace /> },
           {
             path: 'workspaces/current/settings',
             lazy: lazyScreen(() => import('../../features/workspaces/routes/current-workspace-settings')),
           },
-          { path: 'workspaces/:workspaceId', lazy: lazyScreen(() => import('../../features/workspaces/routes/workspace')) },
+          {
+            path: 'workspaces/:workspaceId',
+            lazy: lazyScreen(() => import('../../features/workspaces/routes/workspace')),
+          },
           {
             path: 'workspaces/:workspaceId/settings',
             lazy: lazyScreen(() => import('../../features/workspaces/routes/workspace-settings')),
           },
           { path: 'profile', lazy: lazyScreen(() => import('../../features/profile/routes/profile')) },
           { path: 'quickstart', lazy: lazyScreen(() => import('../../features/onboarding/routes/quickstart')) },
-          { path: 'notifications', lazy: lazyScreen(() => import('../../features/notifications/routes/notifications')) },
+          {
+            path: 'notifications',
+            lazy: lazyScreen(() => import('../../features/notifications/routes/notifications')),
+          },
           { path: 'tasks/:taskId', lazy: lazyScreen(() => import('../../features/tasks/routes/task')) },
           { path: 'projects/create', lazy: lazyScreen(() => import('../../features/projects/routes/project-create')) },
           {
@@ -73,7 +82,11 @@ export const routes: RouteObject[] = [
             } satisfies TRouteHandle,
             children: [
               { index: true, lazy: lazyScreen(() => import('../../features/projects/routes/project')) },
-              { path: 'edit', handle: edit, lazy: lazyScreen(() => import('../../features/projects/routes/project-edit')) },
+              {
+                path: 'edit',
+                handle: edit,
+                lazy: lazyScreen(() => import('../../features/projects/routes/project-edit')),
+              },
               { path: 'pipelines', lazy: lazyScreen(() => import('../../features/pipelines/routes/pipeline-list')) },
               {
                 path: 'pipelines/create',
@@ -117,7 +130,11 @@ export const routes: RouteObject[] = [
                 } satisfies TRouteHandle,
                 children: [
                   { index: true, lazy: lazyScreen(() => import('../../features/units/routes/unit')) },
-                  { path: 'edit', handle: edit, lazy: lazyScreen(() => import('../../features/units/routes/unit-edit')) },
+                  {
+                    path: 'edit',
+                    handle: edit,
+                    lazy: lazyScreen(() => import('../../features/units/routes/unit-edit')),
+                  },
                 ],
               },
             ],

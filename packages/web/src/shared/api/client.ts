@@ -1,4 +1,4 @@
-import { ClientConstants, type TErrorCode, type TFieldErrors } from '@stageline/shared';
+import { ClientConstants, type TFieldErrors } from '@stageline/shared';
 import type { TTokens, TTokenStore } from './tokens';
 
 export type TToastKind = 'success' | 'info' | 'warning' | 'error';
@@ -42,7 +42,7 @@ export class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
-    readonly code?: TErrorCode | string,
+    readonly code?: string,
     readonly fields?: TFieldErrors,
     readonly body?: unknown,
   ) {
@@ -162,7 +162,11 @@ export function createApiClient(deps: TApiClientDeps) {
   }
 
   function unavailable(status: number): never {
-    deps.notify({ kind: 'error', title: deps.t('Server Unavailable'), message: deps.t('Check your Internet connection.') });
+    deps.notify({
+      kind: 'error',
+      title: deps.t('Server Unavailable'),
+      message: deps.t('Check your Internet connection.'),
+    });
     deps.onPageError(deps.t('Server Unavailable. Check your Internet connection or try later.'));
     throw new ApiError(status, deps.t('Server Unavailable'), 'unavailable');
   }
@@ -211,7 +215,11 @@ export function createApiClient(deps: TApiClientDeps) {
     const detail = isObject(body) && typeof body.detail === 'string' ? body.detail : undefined;
 
     if (response.status === 408 || response.status === 504) {
-      deps.notify({ kind: 'error', title: deps.t('Request taking too long'), message: deps.t('Check your Internet connection.') });
+      deps.notify({
+        kind: 'error',
+        title: deps.t('Request taking too long'),
+        message: deps.t('Check your Internet connection.'),
+      });
       throw new ApiError(response.status, deps.t('Request taking too long'), code, undefined, body);
     }
     if (response.status === 503 && code === 'maintenance') {
@@ -235,7 +243,8 @@ export function createApiClient(deps: TApiClientDeps) {
 
     if (!options.silent && isObject(body)) {
       if (typeof body.detail === 'string') deps.notify({ kind: 'info', title: deps.t('Info'), message: body.detail });
-      else if (typeof body.message === 'string') deps.notify({ kind: 'success', title: deps.t('Succes'), message: body.message });
+      else if (typeof body.message === 'string')
+        deps.notify({ kind: 'success', title: deps.t('Succes'), message: body.message });
     }
     return body as T;
   }
@@ -243,12 +252,19 @@ export function createApiClient(deps: TApiClientDeps) {
   return {
     request,
     get: <T>(path: string, options?: TRequestOptions) => request<T>('GET', path, options),
-    post: <T>(path: string, body?: unknown, options?: TRequestOptions) => request<T>('POST', path, { ...options, body }),
+    post: <T>(path: string, body?: unknown, options?: TRequestOptions) =>
+      request<T>('POST', path, { ...options, body }),
     put: <T>(path: string, body?: unknown, options?: TRequestOptions) => request<T>('PUT', path, { ...options, body }),
-    patch: <T>(path: string, body?: unknown, options?: TRequestOptions) => request<T>('PATCH', path, { ...options, body }),
+    patch: <T>(path: string, body?: unknown, options?: TRequestOptions) =>
+      request<T>('PATCH', path, { ...options, body }),
     delete: <T = void>(path: string, options?: TRequestOptions) => request<T>('DELETE', path, options),
     /** Multipart upload: `files` become form parts beside the plain `fields`. */
-    upload: <T>(path: string, files: Record<string, Blob>, fields: Record<string, string> = {}, options?: TRequestOptions) => {
+    upload: <T>(
+      path: string,
+      files: Record<string, Blob>,
+      fields: Record<string, string> = {},
+      options?: TRequestOptions,
+    ) => {
       const form = new FormData();
       Object.entries(fields).forEach(([key, value]) => form.append(key, value));
       Object.entries(files).forEach(([key, file]) => form.append(key, file));

@@ -7,7 +7,15 @@ import classes from './page-card.module.css';
  * 990 px with its header kept in one horizontal row, and edge to edge under 576 px where the header
  * stacks.
  */
-export function PageCard({ title, actions, children }: { title: ReactNode; actions?: ReactNode; children?: ReactNode }) {
+export function PageCard({
+  title,
+  actions,
+  children,
+}: {
+  title: ReactNode;
+  actions?: ReactNode;
+  children?: ReactNode;
+}) {
   return (
     <Card className={classes.card} withBorder padding="lg" radius="md" data-testid="page-card">
       <Stack gap="md">
@@ -15,7 +23,11 @@ export function PageCard({ title, actions, children }: { title: ReactNode; actio
           <Title order={1} size="h2" className={classes.title}>
             {title}
           </Title>
-          {actions ? <Group className={classes.actions} gap="xs">{actions}</Group> : null}
+          {actions ? (
+            <Group className={classes.actions} gap="xs">
+              {actions}
+            </Group>
+          ) : null}
         </Group>
         {children}
       </Stack>

@@ -1,7 +1,13 @@
 import { Paper } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 
-type SketchNode = { id: string; x: number; y: number; label: string; status: 'done' | 'review' | 'in_progress' | 'todo' | 'edge' };
+type SketchNode = {
+  id: string;
+  x: number;
+  y: number;
+  label: string;
+  status: 'done' | 'review' | 'in_progress' | 'todo' | 'edge';
+};
 
 const nodes: SketchNode[] = [
   { id: 'start', x: 20, y: 110, label: 'Start', status: 'edge' },

@@ -6,9 +6,21 @@ import { paths } from '@stageline/shared';
 import { PipelineSketch } from '../components/pipeline-sketch';
 
 const features = [
-  { Icon: IconHierarchy3, title: 'Pipelines as diagrams', text: 'Stages, branches and merges in an editor you drag and drop.' },
-  { Icon: IconChecks, title: 'Reviews built in', text: 'Each reviewer or any reviewer decides; rejects go back to the right stage.' },
-  { Icon: IconStack2, title: 'Units at scale', text: 'Create thousands of units at once and see every one of them at every stage.' },
+  {
+    Icon: IconHierarchy3,
+    title: 'Pipelines as diagrams',
+    text: 'Stages, branches and merges in an editor you drag and drop.',
+  },
+  {
+    Icon: IconChecks,
+    title: 'Reviews built in',
+    text: 'Each reviewer or any reviewer decides; rejects go back to the right stage.',
+  },
+  {
+    Icon: IconStack2,
+    title: 'Units at scale',
+    text: 'Create thousands of units at once and see every one of them at every stage.',
+  },
 ];
 
 /** The public landing page: what Stageline does, and the way in. */

@@ -1,0 +1,24 @@
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { test as base, expect, type Page } from '@playwright/test';
+
+export const screenshotDir = path.resolve(import.meta.dirname, '../../test-results/screenshots');
+
+/** Saves a named full-page screenshot under test-results/screenshots/. */
+export async function snap(page: Page, name: string): Promise<void> {
+  await mkdir(screenshotDir, { recursive: true });
+  await page.screenshot({ path: path.join(screenshotDir, `${name}.png`), fullPage: true });
+}
+
+/** Every spec runs against the server global setup started. */
+export const test = base.extend({
+  // Playwright fixtures must destructure their dependencies, even when there are none.
+  // eslint-disable-next-line no-empty-pattern
+  baseURL: async ({}, use) => {
+    const url = process.env.E2E_BASE_URL;
+    if (!url) throw new Error('E2E_BASE_URL is not set: run through playwright.config.ts');
+    await use(url);
+  },
+});
+
+export { expect };
