@@ -6,3 +6,4 @@ export * from './languages';
 export * from './paths';
 export * from './validation';
 export * from './schemas/system';
+export * from './schemas/auth';

@@ -5,9 +5,7 @@ import { fileURLToPath } from 'node:url';
 import i18next from 'i18next';
 import { describe, expect, it } from 'vitest';
 import { ErrorMessages } from '../errors';
-import { baseI18nOptions } from './index';
-import en from './locales/en.json';
-import ru from './locales/ru.json';
+import { baseI18nOptions, en, ru } from './index';
 
 const enKeys = Object.keys(en);
 const ruKeys = Object.keys(ru);

@@ -1,12 +1,20 @@
 import type { InitOptions } from 'i18next';
 import { DefaultLanguage, Languages } from '../languages';
-import en from './locales/en.json';
-import ru from './locales/ru.json';
+import enAuth from './locales/en/auth.json';
+import enCommon from './locales/en/common.json';
+import enMail from './locales/en/mail.json';
+import ruAuth from './locales/ru/auth.json';
+import ruCommon from './locales/ru/common.json';
+import ruMail from './locales/ru/mail.json';
 
 /**
  * Translations shared by the server (error messages, e-mails) and the web app. Keys are the English
- * source strings of product.md, so `en.json` maps most keys to themselves and holds the plural forms.
+ * source strings of product.md, so `en` maps most keys to themselves and holds the plural forms.
+ * Files are split by area only to keep them readable: all merge into one namespace.
  */
+export const en: Record<string, string> = { ...enCommon, ...enAuth, ...enMail };
+export const ru: Record<string, string> = { ...ruCommon, ...ruAuth, ...ruMail };
+
 export const resources = {
   en: { translation: en },
   ru: { translation: ru },

@@ -1,4 +1,4 @@
-import { Badge, Box, Button, Container, Group, SimpleGrid, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { Box, Button, Container, Group, SimpleGrid, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconChecks, IconHierarchy3, IconStack2 } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -68,11 +68,6 @@ export default function LandingScreen() {
             </Stack>
           ))}
         </SimpleGrid>
-        <Group justify="center">
-          <Badge variant="light" size="lg">
-            {t('{{count}} task', { count: 12 })}
-          </Badge>
-        </Group>
       </Stack>
     </Container>
   );

@@ -1,0 +1,122 @@
+import { z } from 'zod';
+import { Languages } from '../languages';
+import { Limits } from '../limits';
+
+/**
+ * The contract of accounts and sign-in (product.md §7, domain.md §7): one set of schemas validates
+ * the forms in the browser and the requests on the server, and documents both in OpenAPI.
+ */
+
+export const ZUsername = z
+  .string()
+  .trim()
+  .min(Limits.username.min)
+  .max(Limits.username.max)
+  .regex(/^[\p{L}\p{N}_.-]+$/u, 'Letters, digits and . _ - only.');
+export const ZEmail = z.string().trim().toLowerCase().max(Limits.email.max).pipe(z.email());
+export const ZPassword = z.string().min(Limits.password.min, 'Password is too short').max(Limits.password.max);
+export const ZCode = z
+  .string()
+  .trim()
+  .regex(/^\d{6}$/, 'Enter 6-digits code');
+export const ZPersonName = z.string().trim().max(Limits.personName.max);
+export const ZLanguage = z.enum(Languages);
+export const ZEmailFrequency = z.enum(['hourly', 'daily', 'weekly', 'never']);
+export type TEmailFrequency = z.infer<typeof ZEmailFrequency>;
+
+export const ZTokens = z.object({ access: z.string(), refresh: z.string() });
+export type TTokenPair = z.infer<typeof ZTokens>;
+export const ZEphemeral = z.object({ ephemeral_token: z.string() });
+
+/** POST users/register/ → 201 `ZEphemeral`; a code is e-mailed. */
+export const ZRegister = z.object({
+  username: ZUsername,
+  email: ZEmail,
+  password: ZPassword,
+  first_name: ZPersonName.optional(),
+  last_name: ZPersonName.optional(),
+  language: ZLanguage.optional(),
+});
+export type TRegister = z.infer<typeof ZRegister>;
+
+/** POST users/login/ → `ZTokens`, or `ZEphemeral` when 2FA is on (a code is e-mailed). */
+export const ZLogin = z.object({
+  username: z.string().trim().min(1).max(Limits.email.max),
+  password: z.string().min(1).max(Limits.password.max),
+});
+export type TLogin = z.infer<typeof ZLogin>;
+export const ZLoginResult = z.union([ZTokens, ZEphemeral]);
+
+/** POST otp/check/ → `ZTokens`. */
+export const ZOtpCheck = z.object({ code: ZCode, ephemeral_token: z.string().min(1) });
+/** POST otp/send/: with an ephemeral token (sign-up, 2FA login), or signed in with a purpose. */
+export const ZOtpPurpose = z.enum(['password_change', 'email_change', 'two_factor']);
+export const ZOtpSend = z.object({
+  ephemeral_token: z.string().min(1).optional(),
+  purpose: ZOtpPurpose.optional(),
+});
+export const ZDetail = z.object({ detail: z.string() });
+export const ZMessage = z.object({ message: z.string() });
+
+export const ZRefresh = z.object({ refresh: z.string().min(1) });
+
+export const ZPasswordResetRequest = z.object({ email: ZEmail });
+export const ZPasswordResetValidate = z.object({ token: z.string().min(1), email: ZEmail });
+export const ZPasswordResetConfirm = z.object({ token: z.string().min(1), email: ZEmail, password: ZPassword });
+
+/** GET users/me/ (domain.md §7) plus the profile's settings. */
+export const ZMe = z.object({
+  id: z.number().int(),
+  username: z.string(),
+  email: z.string(),
+  first_name: z.string(),
+  last_name: z.string(),
+  language: ZLanguage,
+  two_factor: z.boolean(),
+  recent_workspace: z.number().int().nullable(),
+  avatar: z.string().nullable(),
+  workspaces: z.array(z.number().int()),
+  has_password: z.boolean(),
+  oauth_accounts: z.array(z.object({ provider: z.string(), email: z.string().nullable() })),
+  notify_browser: z.boolean(),
+  email_frequency: ZEmailFrequency,
+});
+export type TMe = z.infer<typeof ZMe>;
+
+/** PATCH users/{id}/: any subset of the editable profile fields. */
+export const ZUserPatch = z
+  .object({
+    username: ZUsername,
+    first_name: ZPersonName,
+    last_name: ZPersonName,
+    language: ZLanguage,
+    recent_workspace: z.number().int().positive().nullable(),
+    notify_browser: z.boolean(),
+    email_frequency: ZEmailFrequency,
+  })
+  .partial();
+export type TUserPatch = z.infer<typeof ZUserPatch>;
+
+/** POST users/me/password/: a code from otp/send/ (purpose password_change) and the new password. */
+export const ZPasswordChange = z.object({ code: ZCode, password: ZPassword });
+/** POST users/me/email/: asks to change the e-mail; a confirmation link goes to the new address. */
+export const ZEmailChange = z.object({ email: ZEmail, code: ZCode });
+/** POST users/me/email/confirm/: the token of the link that `/change_email` opens. */
+export const ZEmailConfirm = z.object({ token: z.string().min(1) });
+/** POST users/me/two_factor/: turns 2FA on or off, confirmed by a code. */
+export const ZTwoFactor = z.object({ enabled: z.boolean(), code: ZCode });
+
+/** GET users/me/sessions/: the signed-in devices; DELETE users/me/sessions/{id}/ revokes one. */
+export const ZSession = z.object({
+  id: z.number().int(),
+  created_at: z.string(),
+  last_used_at: z.string(),
+  user_agent: z.string().nullable(),
+  ip: z.string().nullable(),
+  current: z.boolean(),
+});
+export type TSession = z.infer<typeof ZSession>;
+
+/** GET oauth/providers/: the configured sign-in providers, for the login buttons. */
+export const ZOAuthProvider = z.object({ id: z.string(), name: z.string() });
+export type TOAuthProvider = z.infer<typeof ZOAuthProvider>;
