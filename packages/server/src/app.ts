@@ -1,4 +1,5 @@
 import compress from '@fastify/compress';
+import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyBaseLogger, type FastifyServerOptions } from 'fastify';
@@ -10,8 +11,20 @@ import {
 } from 'fastify-type-provider-zod';
 import type { Config } from './config';
 import type { Database } from './db';
+import {
+  authenticatePlugin,
+  authRoutes,
+  createKeys,
+  defaultAuthLimits,
+  loadSigningSecret,
+  type AuthContext,
+  type AuthLimits,
+} from './features/auth';
+import { createMailer } from './features/mail/mailer';
+import { devOutboxRoutes } from './features/mail/routes';
 import { systemRoutes } from './features/system/routes';
-import { installErrorHandling } from './http/errors';
+import { usersRoutes } from './features/users/routes';
+import { AppError, installErrorHandling } from './http/errors';
 import { registerHostRedirect } from './http/host-redirect';
 import { i18nPlugin } from './http/i18n';
 import { registerMaintenanceGate } from './http/maintenance';
@@ -25,13 +38,15 @@ export type AppOptions = {
   /** Folder of the built web app; omitted, only the API is served. */
   webDistDir?: string;
   logger?: FastifyServerOptions['logger'] | FastifyBaseLogger;
+  /** Rate limits of the sign-in calls; tests lower or raise them. */
+  authLimits?: Partial<AuthLimits>;
 };
 
 /**
  * Assembles the server: plugins, the error handling, every feature's routes under `/api/`, the
  * OpenAPI document and, when built, the web app. It does not listen; `main.ts` and tests do.
  */
-export async function buildApp({ config, database, webDistDir, logger = false }: AppOptions) {
+export async function buildApp({ config, database, webDistDir, logger = false, authLimits }: AppOptions) {
   const app = Fastify({
     ...(logger && typeof logger === 'object' && 'child' in logger ? { loggerInstance: logger } : { logger }),
     trustProxy: config.trustProxy,
@@ -48,6 +63,20 @@ export async function buildApp({ config, database, webDistDir, logger = false }:
   registerMaintenanceGate(app, config.maintenance);
   await registerSecurityHeaders(app, config);
   await app.register(compress, { global: true, threshold: 1024 });
+  await app.register(rateLimit, {
+    global: false,
+    errorResponseBuilder: (_request, context) => {
+      const seconds = Math.max(1, Math.ceil(context.ttl / 1000));
+      return new AppError('rate_limited', undefined, { seconds }, { 'retry-after': String(seconds) });
+    },
+  });
+
+  const keys = createKeys(await loadSigningSecret(database.db, config));
+  const mailer = createMailer({ config, db: database.db, log: app.log });
+  app.addHook('onClose', async () => mailer.close());
+  const ctx: AuthContext = { config, db: database.db, keys, mailer, log: app.log };
+  const limits: AuthLimits = { ...defaultAuthLimits, ...authLimits };
+  await app.register(authenticatePlugin, { db: database.db, keys });
 
   await app.register(swagger, {
     openapi: {
@@ -73,6 +102,9 @@ export async function buildApp({ config, database, webDistDir, logger = false }:
   await app.register(
     async (api) => {
       await api.register(systemRoutes, { config, database });
+      await api.register(authRoutes, { ctx, limits });
+      await api.register(usersRoutes, { ctx });
+      if (mailer.devOutbox) await api.register(devOutboxRoutes, { db: database.db });
     },
     { prefix: '/api' },
   );

@@ -20,6 +20,8 @@ describe('loadConfig', () => {
       databaseUrl: undefined,
       dataDir: path.resolve('./data'),
       smtpUrl: undefined,
+      mailFrom: 'Stageline <no-reply@stageline.local>',
+      secretKey: undefined,
       publicUrl: undefined,
       maintenance: false,
       debug: false,
@@ -111,6 +113,12 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ PORT: '70000', SMTP_URL: 'http://mail' })).toThrowError(
       /Invalid configuration:\n {2}- PORT: must be 0 to 65535\n {2}- SMTP_URL: must be an smtp:\/\/ or smtps:\/\/ URL/,
     );
+  });
+
+  test('reads SECRET_KEY and refuses a short one', () => {
+    const secret = 'x'.repeat(32);
+    expect(loadConfig({ SECRET_KEY: secret }).secretKey).toBe(secret);
+    expect(problemsOf({ SECRET_KEY: 'short' })).toEqual(['SECRET_KEY: must be at least 32 characters']);
   });
 
   test('rejects a fractional port', () => {

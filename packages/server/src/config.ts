@@ -16,6 +16,8 @@ const ZEnv = z.object({
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// or postgresql:// URL' }).optional(),
   DATA_DIR: z.string().min(1).default('./data'),
   SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional(),
+  MAIL_FROM: z.string().min(3).default('Stageline <no-reply@stageline.local>'),
+  SECRET_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
   PUBLIC_URL: z
     .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
     .transform((value) => new URL(value).origin)
@@ -39,6 +41,10 @@ export type Config = {
   databaseUrl: string | undefined;
   dataDir: string;
   smtpUrl: string | undefined;
+  /** The From of every mail. */
+  mailFrom: string;
+  /** Signs tokens; unset, a secret generated once is kept in the database (`app_secrets`). */
+  secretKey: string | undefined;
   publicUrl: string | undefined;
   maintenance: boolean;
   debug: boolean;
@@ -71,6 +77,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: e.DATABASE_URL,
     dataDir: path.resolve(e.DATA_DIR),
     smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    secretKey: e.SECRET_KEY,
     publicUrl: e.PUBLIC_URL,
     maintenance: e.MAINTENANCE,
     debug: e.DEBUG,

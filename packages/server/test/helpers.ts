@@ -5,6 +5,7 @@ import pg from 'pg';
 import { inject } from 'vitest';
 import { buildApp, type App } from '../src/app';
 import type { Config } from '../src/config';
+import type { AuthLimits } from '../src/features/auth';
 import { openDatabase, type Database } from '../src/db';
 
 /** What `global-setup.ts` prepared once per run: a migrated PGlite tarball or a PostgreSQL template. */
@@ -86,6 +87,8 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     databaseUrl: undefined,
     dataDir: '/nonexistent/stageline-test-data',
     smtpUrl: undefined,
+    mailFrom: 'Stageline <no-reply@stageline.test>',
+    secretKey: undefined,
     publicUrl: undefined,
     maintenance: false,
     debug: false,
@@ -101,6 +104,8 @@ export type TestAppOptions = {
   webDistDir?: string;
   /** A database the caller owns (and closes); by default the app gets a fresh one it closes itself. */
   database?: Database;
+  /** Rate limits of the sign-in calls (production values by default). */
+  authLimits?: Partial<AuthLimits>;
 };
 
 export type TestApp = {
@@ -118,7 +123,13 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
   const database = options.database ?? (await createTestDatabase());
   const config = testConfig(options.config);
   try {
-    const app = await buildApp({ config, database, webDistDir: options.webDistDir, logger: false });
+    const app = await buildApp({
+      config,
+      database,
+      webDistDir: options.webDistDir,
+      logger: false,
+      authLimits: options.authLimits,
+    });
     return {
       app,
       database,

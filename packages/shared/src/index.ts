@@ -7,3 +7,6 @@ export * from './paths';
 export * from './validation';
 export * from './schemas/system';
 export * from './schemas/auth';
+export * from './domain/graph';
+export * from './domain/tasks';
+export * from './domain/permissions';

@@ -16,6 +16,8 @@ export const paths = {
   changeEmail: () => '/change_email',
   inviteLink: (token: string) => `/i/${token}`,
   userLink: (token: string) => `/p/${token}`,
+  /** The development outbox: mail the server kept instead of sending it (no SMTP_URL). */
+  devOutbox: () => '/dev/outbox',
   app: {
     dashboard: () => '/app',
     workspaces: () => '/app/workspaces',

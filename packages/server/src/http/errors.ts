@@ -22,6 +22,8 @@ export class AppError extends Error {
     readonly params: Record<string, string | number> = {},
     /** Extra headers, such as `Retry-After`. */
     readonly headers: Record<string, string> = {},
+    /** Extra fields of the body beside `detail` and `code`, such as a login's `ephemeral_token`. */
+    readonly extra: Record<string, string> = {},
   ) {
     super(detail);
     this.name = 'AppError';
@@ -29,7 +31,7 @@ export class AppError extends Error {
   }
 }
 
-/** Field errors in the `{"field": ["message"]}` shape (domain.md §6), already translated. */
+/** Field errors in the `{"field": ["message"]}` shape (domain.md §6); messages are i18n keys. */
 export class FieldError extends Error {
   constructor(readonly fields: Record<string, string[]>) {
     super('Invalid input.');
@@ -75,8 +77,9 @@ function sendError(
   code: TErrorCode,
   detail?: string,
   params?: Record<string, string | number>,
+  extra: Record<string, string> = {},
 ) {
-  const body: TErrorBody = { detail: request.t(detail ?? ErrorMessages[code], params ?? {}), code };
+  const body: TErrorBody = { ...extra, detail: request.t(detail ?? ErrorMessages[code], params ?? {}), code };
   return reply.status(ErrorStatus[code]).type('application/json; charset=utf-8').send(body);
 }
 
@@ -99,10 +102,12 @@ export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof AppError) {
       reply.headers(error.headers);
-      return sendError(reply, request, error.code, error.detail, error.params);
+      return sendError(reply, request, error.code, error.detail, error.params, error.extra);
     }
     if (error instanceof FieldError) {
-      return reply.status(400).send(error.fields);
+      const fields: TFieldErrors = {};
+      for (const [field, messages] of Object.entries(error.fields)) fields[field] = messages.map((m) => request.t(m));
+      return reply.status(400).send(fields);
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       if (error.validationContext === 'params') return sendError(reply, request, 'not_found');

@@ -120,3 +120,23 @@ export type TSession = z.infer<typeof ZSession>;
 /** GET oauth/providers/: the configured sign-in providers, for the login buttons. */
 export const ZOAuthProvider = z.object({ id: z.string(), name: z.string() });
 export type TOAuthProvider = z.infer<typeof ZOAuthProvider>;
+
+/** 403 of users/login/ for an unverified e-mail: a new code is e-mailed, `ephemeral_token` checks it. */
+export const ZEmailNotVerified = z.object({
+  detail: z.string(),
+  code: z.literal('email_not_verified'),
+  ephemeral_token: z.string(),
+});
+
+/** POST users/me/avatar/ (multipart field `file`): the saved avatar's URL. */
+export const ZAvatarSaved = z.object({ message: z.string(), avatar: z.string() });
+
+/** GET dev/outbox/: the latest mails, served only when no SMTP server is configured. */
+export const ZOutboxMail = z.object({
+  id: z.number().int(),
+  to: z.string(),
+  subject: z.string(),
+  text: z.string(),
+  created_at: z.string(),
+});
+export type TOutboxMail = z.infer<typeof ZOutboxMail>;

@@ -1,6 +1,7 @@
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
-import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { queryClient } from '../../shared/api/query-client';
 import { initI18n } from '../../shared/i18n';
 import { useShellStore } from '../../shared/lib/shell-store';
 import { Providers } from '../providers';
@@ -23,11 +24,71 @@ beforeAll(async () => {
   await initI18n().changeLanguage('en');
 });
 
+const me = {
+  id: 1,
+  username: 'ada',
+  email: 'ada@example.com',
+  first_name: 'Ada',
+  last_name: 'Lovelace',
+  language: 'en',
+  two_factor: false,
+  recent_workspace: null,
+  avatar: null,
+  workspaces: [],
+  has_password: true,
+  oauth_accounts: [],
+  notify_browser: false,
+  email_frequency: 'daily',
+};
+
+const fetchMock = vi.fn(async (input: RequestInfo | URL) => {
+  const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+  if (url === '/api/users/me/') {
+    return new Response(JSON.stringify(me), { status: 200, headers: { 'Content-Type': 'application/json' } });
+  }
+  return new Response(JSON.stringify({ detail: 'Not found.', code: 'not_found' }), {
+    status: 404,
+    headers: { 'Content-Type': 'application/json' },
+  });
+});
+
 beforeEach(() => {
   useShellStore.setState({ maintenance: false, fatalError: null, pageError: null, loadingLabel: null });
+  queryClient.clear();
+  localStorage.setItem('authTokens', JSON.stringify({ access: 'a1', refresh: 'r1' }));
+  vi.stubGlobal('fetch', fetchMock);
+});
+
+afterEach(() => {
+  vi.unstubAllGlobals();
 });
 
 describe('AppLayout', () => {
+  it('sends a visitor without a session to /login with the page to come back to', async () => {
+    localStorage.removeItem('authTokens');
+    const router = renderAt('/app/projects/5?tab=units');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'), lazy);
+    expect(router.state.location.search).toBe(`?next=${encodeURIComponent('/app/projects/5?tab=units')}`);
+    expect(await screen.findByTestId('login-username', {}, lazy)).toBeTruthy();
+  });
+
+  it('shows the user in the header menu with Profile and Log out', async () => {
+    renderAt('/app/projects/5');
+    expect(await screen.findByText('Project', {}, lazy)).toBeTruthy();
+    expect(screen.getByTestId('app-menu-name').textContent).toBe('Ada Lovelace');
+    fireEvent.click(screen.getByTestId('app-menu'));
+    expect((await screen.findByTestId('menu-profile')).getAttribute('href')).toBe('/app/profile');
+    expect(screen.getByTestId('menu-logout').getAttribute('href')).toBe('/logout');
+    expect(screen.getByText('@ada')).toBeTruthy();
+  });
+
+  it('requires a session for invite links too', async () => {
+    localStorage.removeItem('authTokens');
+    const router = renderAt('/i/abc');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'), lazy);
+    expect(router.state.location.search).toBe('?next=%2Fi%2Fabc');
+  });
+
   it('shows Home › Project › Pipeline › Edit on the pipeline edit screen', async () => {
     renderAt('/app/projects/5/pipelines/7/edit');
     expect(await screen.findByText('Edit pipeline', {}, lazy)).toBeTruthy();

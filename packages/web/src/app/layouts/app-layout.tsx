@@ -1,8 +1,20 @@
-import { ActionIcon, Alert, AppShell, Burger, Group, Menu, NavLink, ScrollArea, Tooltip } from '@mantine/core';
+import {
+  ActionIcon,
+  Alert,
+  AppShell,
+  Burger,
+  Group,
+  Menu,
+  NavLink,
+  ScrollArea,
+  Text,
+  Tooltip,
+  UnstyledButton,
+} from '@mantine/core';
 import { useDisclosure, useLocalStorage } from '@mantine/hooks';
 import {
   IconBell,
-  IconDots,
+  IconChevronDown,
   IconHome,
   IconLayoutSidebar,
   IconLayoutSidebarLeftCollapse,
@@ -14,6 +26,7 @@ import {
 import { Link, Outlet, useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { paths, StorageKeys } from '@stageline/shared';
+import { displayName, RequireSession, UserAvatar, useCurrentUser } from '../../features/auth';
 import { useShellStore } from '../../shared/lib/shell-store';
 import { Logo } from '../../shared/ui/logo';
 import { Breadcrumbs } from './breadcrumbs';
@@ -28,12 +41,23 @@ const navigation = [
   { to: paths.app.profile(), label: 'Profile', Icon: IconUser, exact: false },
 ];
 
+/** The signed-in area (`/app`): only for a session; others go to /login?next=<this page>. */
+export function AppLayout() {
+  return (
+    <RequireSession>
+      <AppShellLayout />
+    </RequireSession>
+  );
+}
+
 /**
- * The signed-in area: header with the breadcrumb trail, and a sidebar that can be enabled or
+ * Header with the breadcrumb trail and the user's menu, and a sidebar that can be enabled or
  * disabled (kept under `sideBarEnabled`) and, when enabled, shown or hidden with the burger.
  */
-export function AppLayout() {
+function AppShellLayout() {
   const { t } = useTranslation();
+  const user = useCurrentUser();
+  const name = displayName(user);
   const location = useLocation();
   const pageError = useShellStore((s) => s.pageError);
   const [sidebarEnabled, setSidebarEnabled] = useLocalStorage<boolean>({
@@ -102,11 +126,36 @@ export function AppLayout() {
           <HeaderTools>
             <Menu position="bottom-end" withinPortal>
               <Menu.Target>
-                <ActionIcon variant="default" size="lg" aria-label={t('Main navigation')} data-testid="app-menu">
-                  <IconDots size={18} />
-                </ActionIcon>
+                <UnstyledButton aria-label={t('Account menu: {{name}}', { name })} data-testid="app-menu">
+                  <Group gap={6} wrap="nowrap">
+                    <UserAvatar user={user} size={32} />
+                    <Text size="sm" fw={500} visibleFrom="sm" maw={160} truncate data-testid="app-menu-name">
+                      {name}
+                    </Text>
+                    <IconChevronDown size={14} stroke={1.6} />
+                  </Group>
+                </UnstyledButton>
               </Menu.Target>
               <Menu.Dropdown>
+                <Menu.Label>
+                  <Text size="sm" fw={600} c="var(--mantine-color-text)" truncate maw={220}>
+                    {name}
+                  </Text>
+                  {name !== user.username ? (
+                    <Text size="xs" c="dimmed" truncate maw={220}>
+                      @{user.username}
+                    </Text>
+                  ) : null}
+                </Menu.Label>
+                <Menu.Item
+                  component={Link}
+                  to={paths.app.profile()}
+                  leftSection={<IconUser size={16} />}
+                  data-testid="menu-profile"
+                >
+                  {t('Profile')}
+                </Menu.Item>
+                <Menu.Divider />
                 {sidebarEnabled
                   ? null
                   : navigation.map(({ to, label, Icon }) => (
@@ -122,7 +171,13 @@ export function AppLayout() {
                   {sidebarEnabled ? t('Disable sidebar') : t('Enable sidebar')}
                 </Menu.Item>
                 <Menu.Divider />
-                <Menu.Item component={Link} to={paths.logout()} leftSection={<IconLogout size={16} />} color="red">
+                <Menu.Item
+                  component={Link}
+                  to={paths.logout()}
+                  leftSection={<IconLogout size={16} />}
+                  color="red"
+                  data-testid="menu-logout"
+                >
                   {t('Log out')}
                 </Menu.Item>
               </Menu.Dropdown>

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { Outlet, ScrollRestoration, useNavigate } from 'react-router';
-import { paths } from '@stageline/shared';
+import { loginPath, SessionKeeper } from '../../features/auth';
 import { onForcedLogout } from '../../shared/api';
 import { useShellStore } from '../../shared/lib/shell-store';
 import { FullScreenLoader } from '../../shared/ui/full-screen-loader';
@@ -20,8 +20,8 @@ export function RootLayout() {
   useEffect(
     () =>
       onForcedLogout(() => {
-        const next = `${window.location.pathname}${window.location.search}`;
-        void navigate(`${paths.login()}?next=${encodeURIComponent(next)}`, { replace: true });
+        const next = `${window.location.pathname}${window.location.search}${window.location.hash}`;
+        void navigate(loginPath(next), { replace: true });
       }),
     [navigate],
   );
@@ -30,6 +30,7 @@ export function RootLayout() {
   if (fatalError) return <FatalErrorScreen message={fatalError} />;
   return (
     <>
+      <SessionKeeper />
       <Outlet />
       {loadingLabel ? <FullScreenLoader label={loadingLabel} /> : null}
       <ScrollRestoration />

@@ -1,5 +1,6 @@
 import { Navigate, type RouteObject } from 'react-router';
 import { paths } from '@stageline/shared';
+import { RequireSession } from '../../features/auth';
 import { AppLayout } from '../layouts/app-layout';
 import { AuthLayout } from '../layouts/auth-layout';
 import { PublicLayout } from '../layouts/public-layout';
@@ -28,9 +29,16 @@ export const routes: RouteObject[] = [
           { index: true, lazy: lazyScreen(() => import('../../features/public/routes/landing')) },
           { path: 'docs', lazy: lazyScreen(() => import('../../features/public/routes/docs')) },
           { path: 'versions', lazy: lazyScreen(() => import('../../features/public/routes/versions')) },
-          { path: 'i/:token', lazy: lazyScreen(() => import('../../features/workspaces/routes/invite-link')) },
-          { path: 'p/:token', lazy: lazyScreen(() => import('../../features/workspaces/routes/user-link')) },
-          { path: 'change_email', lazy: lazyScreen(() => import('../../features/auth/routes/change-email')) },
+          { path: 'dev/outbox', lazy: lazyScreen(() => import('../../features/mail/routes/dev-outbox')) },
+          {
+            // Accepting a link and confirming an e-mail act for a user: they require a session.
+            element: <RequireSession />,
+            children: [
+              { path: 'i/:token', lazy: lazyScreen(() => import('../../features/workspaces/routes/invite-link')) },
+              { path: 'p/:token', lazy: lazyScreen(() => import('../../features/workspaces/routes/user-link')) },
+              { path: 'change_email', lazy: lazyScreen(() => import('../../features/auth/routes/change-email')) },
+            ],
+          },
         ],
       },
       {

@@ -360,3 +360,68 @@ describe('requests', () => {
     expect(calls[0]!.url).toBe('/api/tasks/');
   });
 });
+
+describe('refresh()', () => {
+  it('rotates the tokens ahead of expiry and shares a refresh in flight with a 401 retry', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const { api, calls, tokens } = setup(async (url, init) => {
+      if (isRefresh(url)) {
+        await gate;
+        return json(200, { access: 'a2', refresh: 'r2' });
+      }
+      return headersOf(init).get('Authorization') === 'Bearer a2'
+        ? json(200, { ok: true })
+        : json(401, { code: 'token_not_valid' });
+    });
+
+    const proactive = api.refresh();
+    const request = api.get('items/');
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    release();
+
+    await expect(proactive).resolves.toBe('ok');
+    await expect(request).resolves.toEqual({ ok: true });
+    expect(calls.filter((c) => isRefresh(c.url))).toHaveLength(1);
+    expect(tokens.value).toEqual({ access: 'a2', refresh: 'r2' });
+  });
+
+  it('logs out when the refresh token is refused', async () => {
+    const { api, deps, tokens } = setup(() => json(401, { code: 'token_not_valid' }));
+    await expect(api.refresh()).resolves.toBe('expired');
+    expect(tokens.value).toBeNull();
+    expect(deps.onLogout).toHaveBeenCalledOnce();
+  });
+
+  it('keeps the session on a network failure and does nothing when signed out', async () => {
+    const failing = setup(() => {
+      throw new TypeError('Failed to fetch');
+    });
+    await expect(failing.api.refresh()).resolves.toBe('failed');
+    expect(failing.tokens.value).toEqual({ access: 'a1', refresh: 'r1' });
+    expect(failing.deps.onLogout).not.toHaveBeenCalled();
+
+    const signedOut = setup(() => json(200, {}), { tokens: null });
+    await expect(signedOut.api.refresh()).resolves.toBe('expired');
+    expect(signedOut.calls).toHaveLength(0);
+    expect(signedOut.deps.onLogout).not.toHaveBeenCalled();
+  });
+
+  it('under a lock, takes the pair another tab rotated instead of spending the old refresh token', async () => {
+    const { api, deps, calls, tokens } = setup(() => json(200, { access: 'a3', refresh: 'r3' }));
+    const locked = createApiClient({
+      ...deps,
+      lock: async (run) => {
+        tokens.value = { access: 'a2', refresh: 'r2' }; // the other tab finished first
+        return run();
+      },
+    });
+    await expect(locked.refresh()).resolves.toBe('ok');
+    expect(calls).toHaveLength(0);
+    expect(tokens.value).toEqual({ access: 'a2', refresh: 'r2' });
+    await expect(api.refresh()).resolves.toBe('ok');
+    expect(calls).toHaveLength(1);
+  });
+});

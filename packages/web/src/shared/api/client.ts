@@ -22,7 +22,15 @@ export type TApiClientDeps = {
   onMaintenance?: () => void;
   sleep?: (ms: number) => Promise<void>;
   debug?: () => boolean;
+  /**
+   * Runs a token refresh under a lock shared by the app's tabs (the Web Locks API), so two tabs
+   * never spend the same rotated refresh token: reusing one revokes the whole family.
+   */
+  lock?: <T>(run: () => Promise<T>) => Promise<T>;
 };
+
+/** What a refresh came to: new tokens, a refused refresh token (the session is over), or a failure. */
+export type TRefreshOutcome = 'ok' | 'expired' | 'failed';
 
 export type TQuery = Record<string, string | number | boolean | null | undefined | (string | number)[]>;
 
@@ -104,7 +112,7 @@ export function createApiClient(deps: TApiClientDeps) {
   const doFetch = deps.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
   const sleep = deps.sleep ?? defaultSleep;
   /** One refresh at a time: rotated refresh tokens may be used once, so parallel 401s share it. */
-  let refreshing: Promise<'ok' | 'expired' | 'failed'> | null = null;
+  let refreshing: Promise<TRefreshOutcome> | null = null;
 
   function log(...args: unknown[]) {
     // eslint-disable-next-line no-console
@@ -135,9 +143,20 @@ export function createApiClient(deps: TApiClientDeps) {
     return doFetch(url, { method, headers, body, signal: options.signal, credentials: 'same-origin' });
   }
 
-  async function refreshTokens(): Promise<'ok' | 'expired' | 'failed'> {
-    const current = deps.tokens.get();
-    if (!current) return 'expired';
+  async function refreshTokens(): Promise<TRefreshOutcome> {
+    const before = deps.tokens.get();
+    if (!before) return 'expired';
+    if (!deps.lock) return refreshWith(before);
+    return deps.lock(async () => {
+      const current = deps.tokens.get();
+      if (!current) return 'expired';
+      // Another tab rotated the pair while this one waited for the lock: use its tokens.
+      if (current.refresh !== before.refresh) return 'ok';
+      return refreshWith(current);
+    });
+  }
+
+  async function refreshWith(current: TTokens): Promise<TRefreshOutcome> {
     try {
       const response = await send('POST', 'token/refresh/', { body: { refresh: current.refresh }, anonymous: true });
       if (response.ok) {
@@ -249,8 +268,20 @@ export function createApiClient(deps: TApiClientDeps) {
     return body as T;
   }
 
+  /**
+   * Refreshes the tokens now, before the access token expires, sharing a refresh already in flight.
+   * A refused refresh token ends the session as a 401 would.
+   */
+  async function refresh(): Promise<TRefreshOutcome> {
+    if (!deps.tokens.get()) return 'expired';
+    const outcome = await sharedRefresh();
+    if (outcome === 'expired') logout();
+    return outcome;
+  }
+
   return {
     request,
+    refresh,
     get: <T>(path: string, options?: TRequestOptions) => request<T>('GET', path, options),
     post: <T>(path: string, body?: unknown, options?: TRequestOptions) =>
       request<T>('POST', path, { ...options, body }),

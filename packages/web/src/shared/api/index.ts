@@ -9,6 +9,12 @@ type Listener = () => void;
 const logoutListeners = new Set<Listener>();
 let debugEnabled = false;
 
+/** Serialises token refreshes across tabs where the browser has the Web Locks API. */
+function refreshLock<T>(run: () => Promise<T>): Promise<T> {
+  const locks = typeof navigator === 'undefined' ? undefined : navigator.locks;
+  return locks ? (locks.request('stageline-token-refresh', run) as Promise<T>) : run();
+}
+
 /** Lets the app react to a logout the transport forced (a 401), e.g. by going to the login screen. */
 export function onForcedLogout(listener: Listener): () => void {
   logoutListeners.add(listener);
@@ -29,6 +35,7 @@ export const api = createApiClient({
   onPageError: (message) => useShellStore.getState().setPageError(message),
   onMaintenance: () => useShellStore.getState().setMaintenance(true),
   debug: () => debugEnabled,
+  lock: refreshLock,
 });
 
 /** The debug flag of product.md §9 (off by default; the server's DEBUG setting turns it on). */

@@ -1,8 +1,58 @@
+import { Alert, Button, Center, Loader, Stack } from '@mantine/core';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { Link, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { Placeholder } from '../../../shared/ui/placeholder';
+import { paths } from '@stageline/shared';
+import { PageCard } from '../../../shared/ui/page-card';
+import { confirmEmailChange, meQueryKey } from '../api';
 
-/** Built by a later issue; see docs/decisions.md on placeholders. */
+/**
+ * `/change_email?token=…` (signed in, like invites): confirms the new address the link was sent to,
+ * or says 'Invalid token'.
+ */
 export default function ChangeEmailScreen() {
   const { t } = useTranslation();
-  return <Placeholder title={t('Confirm e-mail change')} />;
+  const [params] = useSearchParams();
+  const token = params.get('token');
+  const queryClient = useQueryClient();
+  const confirmation = useQuery({
+    queryKey: ['users', 'me', 'email', 'confirm', token],
+    queryFn: () => confirmEmailChange(token!).then(() => true),
+    enabled: Boolean(token),
+    retry: false,
+    staleTime: Infinity,
+    gcTime: 0,
+  });
+
+  useEffect(() => {
+    if (confirmation.isSuccess) void queryClient.invalidateQueries({ queryKey: meQueryKey });
+  }, [confirmation.isSuccess, queryClient]);
+
+  return (
+    <PageCard title={t('Confirm e-mail change')}>
+      <Stack gap="md" align="flex-start">
+        {token && confirmation.isPending ? (
+          <Center w="100%" py="md">
+            <Loader aria-label={t('Loading...')} />
+          </Center>
+        ) : null}
+        {!token || confirmation.isError ? (
+          <Alert color="red" role="alert" w="100%" data-testid="change-email-invalid" title={t('Invalid token')}>
+            {t('The link is wrong, used or expired. Ask for a new one.')}
+          </Alert>
+        ) : null}
+        {confirmation.isSuccess ? (
+          <Alert color="teal" w="100%" data-testid="change-email-done" title={t('E-mail changed')}>
+            {t('Your new e-mail is confirmed. Use it to sign in from now on.')}
+          </Alert>
+        ) : null}
+        {token && confirmation.isPending ? null : (
+          <Button component={Link} to={paths.app.profile()} variant="light" data-testid="change-email-profile">
+            {t('Go to profile')}
+          </Button>
+        )}
+      </Stack>
+    </PageCard>
+  );
 }

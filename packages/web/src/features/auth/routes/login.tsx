@@ -1,8 +1,162 @@
+import { Alert, Anchor, Button, Group, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { useState } from 'react';
+import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { Placeholder } from '../../../shared/ui/placeholder';
+import { paths, ZLogin, type TLogin, type TTokenPair } from '@stageline/shared';
+import { formError } from '../../../shared/lib/form-errors';
+import { zodResolver } from '../../../shared/lib/zod-resolver';
+import { isTokens, login, unverifiedEmailToken } from '../api';
+import { OAuthButtons } from '../components/oauth-buttons';
+import { OtpStep } from '../components/otp-step';
+import { sanitizeNext } from '../session/next-path';
+import { signIn, useSession } from '../session/session';
 
-/** Built by a later issue; see docs/decisions.md on placeholders. */
+type TStep = { kind: 'form' } | { kind: 'code'; ephemeralToken: string; reason: 'two_factor' | 'verify' };
+type TProblem = { kind: 'failed'; message: string } | { kind: 'unverified'; ephemeralToken: string | null };
+
+/**
+ * `/login` (product.md §2): username or e-mail and password. The answer is either the tokens, or
+ * an ephemeral token for the code step (2FA). An unverified e-mail answers 403 with an ephemeral
+ * token, a new code having been e-mailed: the code step verifies it (and can send another).
+ * After signing in the user goes back to `next`, or to /app.
+ */
 export default function LoginScreen() {
   const { t } = useTranslation();
-  return <Placeholder title={t('Sign in')} />;
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const next = sanitizeNext(params.get('next'));
+  const { status } = useSession();
+  const [alreadySignedIn] = useState(status !== 'anonymous');
+  const [step, setStep] = useState<TStep>({ kind: 'form' });
+
+  const finish = async (tokens: TTokenPair) => {
+    await signIn(tokens);
+    await navigate(next ?? paths.app.dashboard(), { replace: true });
+  };
+
+  if (alreadySignedIn) return <Navigate to={next ?? paths.app.dashboard()} replace />;
+
+  if (step.kind === 'code') {
+    return (
+      <OtpStep
+        ephemeralToken={step.ephemeralToken}
+        title={step.reason === 'two_factor' ? t('Two-factor authentication') : t('Confirm your e-mail')}
+        onVerified={finish}
+        onBack={() => setStep({ kind: 'form' })}
+      />
+    );
+  }
+  return (
+    <LoginForm
+      next={next}
+      onTokens={finish}
+      onCode={(ephemeralToken, reason) => setStep({ kind: 'code', ephemeralToken, reason })}
+    />
+  );
+}
+
+function LoginForm({
+  next,
+  onTokens,
+  onCode,
+}: {
+  next: string | null;
+  onTokens: (tokens: TTokenPair) => Promise<void>;
+  onCode: (ephemeralToken: string, reason: 'two_factor' | 'verify') => void;
+}) {
+  const { t } = useTranslation();
+  const [problem, setProblem] = useState<TProblem | null>(null);
+  const form = useForm<TLogin>({
+    initialValues: { username: '', password: '' },
+    validate: zodResolver<TLogin>(ZLogin, t),
+  });
+
+  const submit = async (values: TLogin) => {
+    setProblem(null);
+    try {
+      const answer = await login(ZLogin.parse(values));
+      if (isTokens(answer)) await onTokens(answer);
+      else onCode(answer.ephemeral_token, 'two_factor');
+    } catch (error) {
+      const unverified = unverifiedEmailToken(error);
+      if (unverified !== undefined) {
+        setProblem({ kind: 'unverified', ephemeralToken: unverified });
+        return;
+      }
+      const message = formError(error, { fields: ['username', 'password'], setErrors: form.setErrors });
+      if (message !== null) setProblem({ kind: 'failed', message: loginMessage(error, message, t) });
+    }
+  };
+
+  return (
+    <form onSubmit={form.onSubmit((values) => submit(values))} noValidate data-testid="login-form">
+      <Stack gap="md">
+        <Title order={1} size="h3">
+          {t('Sign in')}
+        </Title>
+        {problem?.kind === 'failed' ? (
+          <Alert color="red" role="alert" data-testid="login-error">
+            {problem.message}
+          </Alert>
+        ) : null}
+        {problem?.kind === 'unverified' ? (
+          <Alert color="yellow" role="alert" data-testid="login-unverified" title={t('Your email is not verified')}>
+            <Stack gap="xs" align="flex-start">
+              {problem.ephemeralToken ? (
+                <>
+                  <Text size="sm">{t('We have e-mailed you a new code to confirm it.')}</Text>
+                  <Button
+                    size="xs"
+                    variant="light"
+                    onClick={() => onCode(problem.ephemeralToken!, 'verify')}
+                    data-testid="login-verify-email"
+                  >
+                    {t('Enter the code')}
+                  </Button>
+                </>
+              ) : null}
+            </Stack>
+          </Alert>
+        ) : null}
+        <TextInput
+          label={t('Username or e-mail')}
+          autoComplete="username"
+          autoCapitalize="none"
+          spellCheck={false}
+          required
+          data-testid="login-username"
+          {...form.getInputProps('username')}
+        />
+        <PasswordInput
+          label={t('Password')}
+          autoComplete="current-password"
+          required
+          data-testid="login-password"
+          {...form.getInputProps('password')}
+        />
+        <Group justify="flex-end" mt={-8}>
+          <Anchor component={Link} to={paths.resetPassword()} size="sm" data-testid="login-forgot">
+            {t("Can't sign in?")}
+          </Anchor>
+        </Group>
+        <Button type="submit" fullWidth loading={form.submitting} data-testid="login-submit">
+          {t('Log in')}
+        </Button>
+        <OAuthButtons next={next} />
+        <Text size="sm" ta="center">
+          {t('No account yet?')}{' '}
+          <Anchor component={Link} to={paths.register()} data-testid="login-register">
+            {t('Register')}
+          </Anchor>
+        </Text>
+      </Stack>
+    </form>
+  );
+}
+
+/** Wrong credentials read 'Failed to login'; other refusals (429, 403) keep the server's words. */
+function loginMessage(error: unknown, message: string, t: (key: string) => string): string {
+  const status = (error as { status?: number }).status;
+  return status === 400 || status === 401 || status === undefined ? t('Failed to login') : message;
 }

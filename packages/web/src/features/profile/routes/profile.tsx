@@ -1,8 +1,35 @@
+import { Card, Stack } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { Placeholder } from '../../../shared/ui/placeholder';
+import { PageCard } from '../../../shared/ui/page-card';
+import { useCurrentUser } from '../../auth';
+import { AvatarBlock } from '../components/avatar-section';
+import { EmailSection } from '../components/email-section';
+import { LinkedAccountsSection } from '../components/linked-accounts-section';
+import { NotificationsSection } from '../components/notifications-section';
+import { PasswordSection } from '../components/password-section';
+import { LanguageSection, PersonalSection } from '../components/personal-section';
+import { SessionsSection } from '../components/sessions-section';
+import { TwoFactorSection } from '../components/two-factor-section';
 
-/** Built by a later issue; see docs/decisions.md on placeholders. */
+/** `/app/profile` (product.md §2): who you are, how you sign in, what we tell you, where you are signed in. */
 export default function ProfileScreen() {
   const { t } = useTranslation();
-  return <Placeholder title={t('Profile')} />;
+  const user = useCurrentUser();
+  return (
+    <PageCard title={t('Profile')}>
+      <Stack gap="md" data-testid="profile">
+        <Card withBorder radius="md" padding="lg">
+          <AvatarBlock user={user} />
+        </Card>
+        <PersonalSection key={`${user.id}:${user.username}`} user={user} />
+        <LanguageSection user={user} />
+        <EmailSection key={user.email} user={user} />
+        <PasswordSection user={user} />
+        <TwoFactorSection user={user} />
+        <LinkedAccountsSection user={user} />
+        <NotificationsSection user={user} />
+        <SessionsSection />
+      </Stack>
+    </PageCard>
+  );
 }

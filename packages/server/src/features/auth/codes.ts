@@ -1,0 +1,118 @@
+import { randomInt } from 'node:crypto';
+import { and, desc, eq, gt, inArray, isNull, lt, sql } from 'drizzle-orm';
+import { Limits } from '@stageline/shared';
+import { schema } from '../../db';
+import { AppError } from '../../http/errors';
+import type { CodeMailPurpose } from '../mail/templates';
+import { mailUser, type AuthContext, type UserRow } from './context';
+import { hashSecret, sameHash } from './tokens';
+
+/**
+ * What a code is for. `account` is a code asked for while signed in without a purpose: any
+ * signed-in confirmation (password, e-mail, 2FA) accepts it.
+ */
+export type CodePurpose = CodeMailPurpose;
+
+type SendOptions = {
+  user: UserRow;
+  purpose: CodePurpose;
+  /** When a code was sent less than `otp_timeout` ago: throw 429 (default) or keep the one sent. */
+  whenTooSoon?: 'throw' | 'skip';
+};
+
+function generateCode(): string {
+  return String(randomInt(0, 10 ** Limits.code.length)).padStart(Limits.code.length, '0');
+}
+
+function tooManyAttempts(seconds: number): AppError {
+  return new AppError('rate_limited', undefined, { seconds }, { 'retry-after': String(seconds) });
+}
+
+/**
+ * E-mails a new 6-digit code (domain.md §8) and retires the previous one of the same purpose. A new
+ * code may be sent `otp_timeout` (30 s) after the last; earlier is a 429 with Retry-After.
+ * Returns whether a code was sent.
+ */
+export async function sendCode(
+  ctx: AuthContext,
+  { user, purpose, whenTooSoon = 'throw' }: SendOptions,
+): Promise<boolean> {
+  const now = new Date();
+  const [last] = await ctx.db
+    .select({ sentAt: schema.oneTimeCodes.sentAt })
+    .from(schema.oneTimeCodes)
+    .where(and(eq(schema.oneTimeCodes.userId, user.id), eq(schema.oneTimeCodes.purpose, purpose)))
+    .orderBy(desc(schema.oneTimeCodes.sentAt))
+    .limit(1);
+  if (last) {
+    const waitMs = last.sentAt.getTime() + Limits.otpTimeoutSeconds * 1000 - now.getTime();
+    if (waitMs > 0) {
+      if (whenTooSoon === 'skip') return false;
+      throw tooManyAttempts(Math.ceil(waitMs / 1000));
+    }
+  }
+  const code = generateCode();
+  await ctx.db.transaction(async (tx) => {
+    await tx
+      .update(schema.oneTimeCodes)
+      .set({ consumedAt: now })
+      .where(
+        and(
+          eq(schema.oneTimeCodes.userId, user.id),
+          eq(schema.oneTimeCodes.purpose, purpose),
+          isNull(schema.oneTimeCodes.consumedAt),
+        ),
+      );
+    await tx.insert(schema.oneTimeCodes).values({
+      userId: user.id,
+      purpose,
+      codeHash: hashSecret(ctx.keys, code),
+      sentAt: now,
+      expiresAt: new Date(now.getTime() + Limits.code.ttlMinutes * 60_000),
+    });
+  });
+  await mailUser(ctx, user, { kind: 'code', purpose, code });
+  return true;
+}
+
+/**
+ * Spends a code: the newest live code of one of `purposes` must match. Each wrong try counts; the
+ * fifth burns the code, and an expired or burnt code is refused like a wrong one
+ * ('Code is invalid, try to resend').
+ */
+export async function consumeCode(
+  ctx: AuthContext,
+  { userId, purposes, code }: { userId: number; purposes: CodePurpose[]; code: string },
+): Promise<void> {
+  const now = new Date();
+  const [live] = await ctx.db
+    .select()
+    .from(schema.oneTimeCodes)
+    .where(
+      and(
+        eq(schema.oneTimeCodes.userId, userId),
+        inArray(schema.oneTimeCodes.purpose, purposes),
+        isNull(schema.oneTimeCodes.consumedAt),
+        gt(schema.oneTimeCodes.expiresAt, now),
+        lt(schema.oneTimeCodes.attempts, Limits.code.maxAttempts),
+      ),
+    )
+    .orderBy(desc(schema.oneTimeCodes.sentAt))
+    .limit(1);
+  if (!live) throw new AppError('invalid_code');
+
+  if (!sameHash(live.codeHash, hashSecret(ctx.keys, code))) {
+    await ctx.db
+      .update(schema.oneTimeCodes)
+      .set({ attempts: sql`${schema.oneTimeCodes.attempts} + 1` })
+      .where(eq(schema.oneTimeCodes.id, live.id));
+    throw new AppError('invalid_code');
+  }
+  // Only one request can spend it, even when two race with the right code.
+  const spent = await ctx.db
+    .update(schema.oneTimeCodes)
+    .set({ consumedAt: now })
+    .where(and(eq(schema.oneTimeCodes.id, live.id), isNull(schema.oneTimeCodes.consumedAt)))
+    .returning({ id: schema.oneTimeCodes.id });
+  if (spent.length === 0) throw new AppError('invalid_code');
+}

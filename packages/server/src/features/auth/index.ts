@@ -1,0 +1,11 @@
+/** What other features use of accounts and sign-in. */
+export { authenticatePlugin, callerOf, type AuthUser } from './authenticate';
+export { clientInfo, mailUser, publicOrigin, type AuthContext, type ClientInfo, type UserRow } from './context';
+export { consumeCode } from './codes';
+export { hashPassword } from './passwords';
+export { defaultAuthLimits, type AuthLimits, type RateRule } from './rate-limits';
+export { loadSigningSecret } from './secret';
+export { issueSession, listSessions, revokeSession, revokeUserSessions } from './sessions';
+export { createKeys, hashSecret, randomToken, type TokenKeys } from './tokens';
+export { assertAvailable, findUserById, isUniqueViolation } from './users-lookup';
+export { authRoutes } from './routes';

@@ -1,0 +1,157 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { TTokenPair } from '@stageline/shared';
+import type { Database } from '../../db';
+import { bearer, login, relaxedLimits, signUp, uniqueUser } from '../../../test/accounts';
+import { buildTestApp, createTestDatabase, type TestApp } from '../../../test/helpers';
+import { startMailbox, type Mailbox } from '../../../test/mailbox';
+
+const sameAnswer = { detail: 'If an account with this e-mail exists, we sent it a link to reset the password.' };
+const invalidToken = { detail: 'Invalid token', code: 'invalid_token' };
+const newPassword = 'a brand new passphrase';
+
+let database: Database;
+let mailbox: Mailbox;
+let t: TestApp;
+
+beforeAll(async () => {
+  [database, mailbox] = await Promise.all([createTestDatabase(), startMailbox()]);
+  t = await buildTestApp({
+    database,
+    config: { smtpUrl: mailbox.url },
+    authLimits: relaxedLimits,
+  });
+});
+afterAll(async () => {
+  await t?.close();
+  await mailbox?.close();
+  await database?.close();
+});
+
+const post = (url: string, payload: Record<string, unknown>) =>
+  t.app.inject({ method: 'POST', url, payload, headers: { host: 'stageline.example.com' } });
+
+// Without PUBLIC_URL, links point at the origin the request was made to.
+
+/** Asks for a reset and reads the token from the e-mailed link. */
+async function resetLink(email: string) {
+  const response = await post('/api/users/password_reset/', { email: email.toUpperCase() });
+  expect(response.statusCode).toBe(200);
+  expect(response.json()).toEqual(sameAnswer);
+  const mail = await mailbox.waitFor(email);
+  expect(mail.subject).toBe('Reset your Stageline password');
+  const link = new URL(/http:\/\/\S+\/reset_pass\?\S+/.exec(mail.text)![0]);
+  expect(link.origin).toBe('http://stageline.example.com');
+  expect(link.searchParams.get('email')).toBe(email);
+  return link.searchParams.get('token')!;
+}
+
+describe('password reset', () => {
+  test('link → validate → confirm: new password works, sessions end, a notice is mailed', async () => {
+    const { user, tokens } = await signUp(t.app, mailbox);
+    const token = await resetLink(user.email);
+
+    const valid = await post('/api/users/password_reset/validate_token/', { token, email: user.email });
+    expect(valid.statusCode).toBe(200);
+    expect(valid.json()).toEqual({ detail: 'Token is valid' });
+
+    const confirmed = await post('/api/users/password_reset/confirm/', {
+      token,
+      email: user.email,
+      password: newPassword,
+    });
+    expect(confirmed.statusCode).toBe(200);
+    expect(confirmed.json()).toEqual({ detail: 'Password changed' });
+    expect((await mailbox.waitFor(user.email)).subject).toBe('Your Stageline password was changed');
+
+    expect((await login(t.app, user.username)).statusCode).toBe(400);
+    expect((await login(t.app, user.username, newPassword)).statusCode).toBe(200);
+    // Every session that existed is signed out.
+    const old = await t.app.inject({ method: 'GET', url: '/api/users/me/', headers: bearer(tokens) });
+    expect(old.statusCode).toBe(401);
+    expect((await post('/api/token/refresh/', { refresh: tokens.refresh })).statusCode).toBe(401);
+  });
+
+  test('an unknown e-mail gets the same answer and no mail', async () => {
+    const ghost = uniqueUser('ghost').email;
+    const response = await post('/api/users/password_reset/', { email: ghost });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual(sameAnswer);
+    expect(await mailbox.none(ghost)).toBe(true);
+  });
+
+  test('a link works once', async () => {
+    const { user } = await signUp(t.app, mailbox);
+    const token = await resetLink(user.email);
+    const first = await post('/api/users/password_reset/confirm/', { token, email: user.email, password: newPassword });
+    expect(first.statusCode).toBe(200);
+    await mailbox.waitFor(user.email);
+    const second = await post('/api/users/password_reset/confirm/', {
+      token,
+      email: user.email,
+      password: 'yet another one',
+    });
+    expect(second.statusCode).toBe(400);
+    expect(second.json()).toEqual(invalidToken);
+    expect((await post('/api/users/password_reset/validate_token/', { token, email: user.email })).json()).toEqual(
+      invalidToken,
+    );
+  });
+
+  test('an expired link, a wrong token or another e-mail is refused', async () => {
+    const { user } = await signUp(t.app, mailbox);
+    const other = await signUp(t.app, mailbox);
+    const token = await resetLink(user.email);
+
+    const wrongEmail = await post('/api/users/password_reset/validate_token/', { token, email: other.user.email });
+    expect(wrongEmail.json()).toEqual(invalidToken);
+    const wrongToken = await post('/api/users/password_reset/validate_token/', { token: 'nope', email: user.email });
+    expect(wrongToken.json()).toEqual(invalidToken);
+
+    await database.db.execute(sql`update password_reset_tokens set expires_at = now() - interval '1 second'`);
+    const expired = await post('/api/users/password_reset/confirm/', {
+      token,
+      email: user.email,
+      password: newPassword,
+    });
+    expect(expired.statusCode).toBe(400);
+    expect(expired.json()).toEqual(invalidToken);
+  });
+
+  test('the new password must be long enough', async () => {
+    const response = await post('/api/users/password_reset/confirm/', {
+      token: 'x',
+      email: 'a@example.com',
+      password: 'short',
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({ password: ['Password is too short'] });
+  });
+
+  test('requests are rate-limited per e-mail', async () => {
+    const limited = await buildTestApp({
+      database,
+      config: { smtpUrl: mailbox.url },
+      authLimits: { ...relaxedLimits, resetPerAccount: { max: 2, windowSeconds: 3600 } },
+    });
+    try {
+      const email = uniqueUser('nobody').email;
+      const ask = () => limited.app.inject({ method: 'POST', url: '/api/users/password_reset/', payload: { email } });
+      expect((await ask()).statusCode).toBe(200);
+      expect((await ask()).statusCode).toBe(200);
+      const third = await ask();
+      expect(third.statusCode).toBe(429);
+      expect(Number(third.headers['retry-after'])).toBeGreaterThan(3000);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  test('tokens issued before are refused after a reset (the session family is revoked)', async () => {
+    const { user } = await signUp(t.app, mailbox);
+    const tokens = (await login(t.app, user.username)).json<TTokenPair>();
+    const token = await resetLink(user.email);
+    await post('/api/users/password_reset/confirm/', { token, email: user.email, password: newPassword });
+    expect((await post('/api/token/refresh/', { refresh: tokens.refresh })).statusCode).toBe(401);
+  });
+});

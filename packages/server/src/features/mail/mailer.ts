@@ -1,0 +1,71 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { eq } from 'drizzle-orm';
+import nodemailer, { type Transporter } from 'nodemailer';
+import type { Config } from '../../config';
+import { schema, type Db } from '../../db';
+import type { MailContent } from './templates';
+
+export type OutgoingMail = MailContent & { to: string };
+
+/** Sends mail: every mail is kept in `mail_outbox`; with SMTP it is also delivered, in the background. */
+export type Mailer = {
+  /** Whether mail only lands in the dev outbox (no `SMTP_URL`). */
+  readonly devOutbox: boolean;
+  send(mail: OutgoingMail): Promise<void>;
+  /** Waits for deliveries in flight and closes the SMTP connection. */
+  close(): Promise<void>;
+};
+
+/**
+ * The mailer of the app. Delivery does not hold up the request (a slow SMTP server must not slow
+ * sign-up, nor reveal through timing whether a password-reset e-mail exists); the outcome is written
+ * to the outbox row. Without SMTP, the mail's text is logged so a developer can read the code.
+ */
+export function createMailer({ config, db, log }: { config: Config; db: Db; log: FastifyBaseLogger }): Mailer {
+  const transport: Transporter | undefined = config.smtpUrl ? nodemailer.createTransport(config.smtpUrl) : undefined;
+  const pending = new Set<Promise<void>>();
+
+  async function deliver(id: number, mail: OutgoingMail, smtp: Transporter): Promise<void> {
+    try {
+      await smtp.sendMail({
+        from: config.mailFrom,
+        to: mail.to,
+        subject: mail.subject,
+        text: mail.text,
+        html: mail.html,
+      });
+      await db.update(schema.mailOutbox).set({ sentAt: new Date() }).where(eq(schema.mailOutbox.id, id));
+    } catch (error) {
+      log.error({ err: error, mailId: id }, 'mail delivery failed');
+      await db
+        .update(schema.mailOutbox)
+        .set({ error: error instanceof Error ? error.message : String(error) })
+        .where(eq(schema.mailOutbox.id, id))
+        .catch(() => undefined);
+    }
+  }
+
+  return {
+    devOutbox: !transport,
+    async send(mail) {
+      const [row] = await db
+        .insert(schema.mailOutbox)
+        .values({ to: mail.to, subject: mail.subject, text: mail.text, html: mail.html })
+        .returning({ id: schema.mailOutbox.id });
+      if (!transport) {
+        log.info(
+          { mailId: row!.id, to: mail.to, subject: mail.subject, text: mail.text },
+          'mail stored in the dev outbox',
+        );
+        return;
+      }
+      const delivery = deliver(row!.id, mail, transport);
+      pending.add(delivery);
+      void delivery.finally(() => pending.delete(delivery));
+    },
+    async close() {
+      await Promise.allSettled([...pending]);
+      transport?.close();
+    },
+  };
+}

@@ -1,0 +1,139 @@
+import type { TFunction } from 'i18next';
+import { Limits, type TLanguage } from '@stageline/shared';
+import { translatorFor } from '../../http/i18n';
+
+/** A rendered mail, ready for the outbox or SMTP. */
+export type MailContent = { subject: string; text: string; html: string };
+
+/** The purposes a one-time code is e-mailed for; each has its own wording. */
+export type CodeMailPurpose = 'verify_email' | 'login' | 'password_change' | 'email_change' | 'two_factor' | 'account';
+
+/** Every mail the product sends, with what each needs. */
+export type MailTemplate =
+  | { kind: 'code'; purpose: CodeMailPurpose; code: string }
+  | { kind: 'password_reset'; link: string; minutes: number }
+  | { kind: 'email_change'; link: string; email: string; hours: number }
+  | { kind: 'password_changed'; resetLink: string };
+
+type Block = { text: string } | { code: string } | { link: string; label: string } | { note: string };
+
+function codeMail(t: TFunction, purpose: CodeMailPurpose, code: string): { subject: string; blocks: Block[] } {
+  const minutes = Limits.code.ttlMinutes;
+  const intro: Record<CodeMailPurpose, string> = {
+    verify_email: t('Use this code to confirm your e-mail address:'),
+    login: t('Use this code to finish signing in:'),
+    password_change: t('Use this code to change your password:'),
+    email_change: t('Use this code to change your e-mail address:'),
+    two_factor: t('Use this code to turn two-factor authentication on or off:'),
+    account: t('Use this code to confirm the change in your account:'),
+  };
+  const subject =
+    purpose === 'verify_email'
+      ? t('Your Stageline verification code')
+      : purpose === 'login'
+        ? t('Your Stageline sign-in code')
+        : t('Your Stageline confirmation code');
+  return {
+    subject,
+    blocks: [
+      { text: intro[purpose] },
+      { code },
+      { text: t('The code is valid for {{minutes}} minutes.', { minutes }) },
+      { note: t('If you did not request this, ignore this e-mail.') },
+    ],
+  };
+}
+
+function compose(t: TFunction, template: MailTemplate): { subject: string; blocks: Block[] } {
+  switch (template.kind) {
+    case 'code':
+      return codeMail(t, template.purpose, template.code);
+    case 'password_reset':
+      return {
+        subject: t('Reset your Stageline password'),
+        blocks: [
+          {
+            text: t(
+              'Someone asked to reset the password of your Stageline account. Open this link to choose a new one:',
+            ),
+          },
+          { link: template.link, label: t('Choose a new password') },
+          { text: t('The link is valid for {{minutes}} minutes and works once.', { minutes: template.minutes }) },
+          { note: t('If you did not request this, ignore this e-mail.') },
+        ],
+      };
+    case 'email_change':
+      return {
+        subject: t('Confirm your new e-mail address'),
+        blocks: [
+          {
+            text: t('Open this link to make {{email}} the e-mail address of your Stageline account:', {
+              email: template.email,
+            }),
+          },
+          { link: template.link, label: t('Confirm e-mail') },
+          { text: t('The link is valid for {{hours}} hours.', { hours: template.hours }) },
+          { note: t('If you did not request this, ignore this e-mail.') },
+        ],
+      };
+    case 'password_changed':
+      return {
+        subject: t('Your Stageline password was changed'),
+        blocks: [
+          { text: t('The password of your Stageline account was just changed.') },
+          { text: t('If it was not you, reset your password now:') },
+          { link: template.resetLink, label: t('Reset password') },
+        ],
+      };
+  }
+}
+
+const escapeHtml = (value: string) =>
+  value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+function toText(greeting: string, blocks: Block[], signature: string): string {
+  const lines = blocks.map((block) => {
+    if ('code' in block) return block.code;
+    if ('link' in block) return block.link;
+    return 'note' in block ? block.note : block.text;
+  });
+  return [greeting, '', ...lines.flatMap((line) => [line, '']), signature].join('\n');
+}
+
+function toHtml(language: TLanguage, greeting: string, blocks: Block[], signature: string): string {
+  const body = blocks
+    .map((block) => {
+      if ('code' in block) {
+        return `<p style="font-size:28px;font-weight:700;letter-spacing:6px;margin:16px 0">${escapeHtml(block.code)}</p>`;
+      }
+      if ('link' in block) {
+        const href = escapeHtml(block.link);
+        return (
+          `<p><a href="${href}" style="display:inline-block;background:#228be6;color:#fff;padding:10px 18px;` +
+          `border-radius:6px;text-decoration:none">${escapeHtml(block.label)}</a></p>` +
+          `<p style="font-size:12px;color:#555;word-break:break-all">${href}</p>`
+        );
+      }
+      if ('note' in block) return `<p style="font-size:12px;color:#777">${escapeHtml(block.note)}</p>`;
+      return `<p>${escapeHtml(block.text)}</p>`;
+    })
+    .join('\n');
+  return (
+    `<!doctype html>\n<html lang="${language}"><body style="margin:0;background:#f4f5f7;font-family:Arial,sans-serif;color:#222">` +
+    `<div style="max-width:520px;margin:24px auto;background:#fff;border-radius:8px;padding:24px">` +
+    `<p>${escapeHtml(greeting)}</p>\n${body}\n<p style="color:#555">${escapeHtml(signature)}</p></div></body></html>`
+  );
+}
+
+/** Renders a mail in the recipient's language; every interpolated value is escaped in the HTML. */
+export function renderMail(template: MailTemplate, recipient: { name: string; language: TLanguage }): MailContent {
+  const t = translatorFor(recipient.language);
+  const { subject, blocks } = compose(t, template);
+  const greeting = t('Hello, {{name}}!', { name: recipient.name });
+  const signature = t('The Stageline team');
+  return {
+    subject,
+    text: toText(greeting, blocks, signature),
+    html: toHtml(recipient.language, greeting, blocks, signature),
+  };
+}

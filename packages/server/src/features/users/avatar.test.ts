@@ -1,0 +1,135 @@
+import { randomBytes } from 'node:crypto';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Database } from '../../db';
+import { bearer, relaxedLimits, signUp } from '../../../test/accounts';
+import { buildTestApp, createTestDatabase, type TestApp } from '../../../test/helpers';
+import { startMailbox, type Mailbox } from '../../../test/mailbox';
+
+let database: Database;
+let mailbox: Mailbox;
+let t: TestApp;
+
+beforeAll(async () => {
+  [database, mailbox] = await Promise.all([createTestDatabase(), startMailbox()]);
+  t = await buildTestApp({ database, config: { smtpUrl: mailbox.url }, authLimits: relaxedLimits });
+});
+afterAll(async () => {
+  await t?.close();
+  await mailbox?.close();
+  await database?.close();
+});
+
+/** A multipart/form-data body with one file field. */
+function multipart(file: Buffer, { field = 'file', filename = 'avatar.png', type = 'image/png' } = {}) {
+  const boundary = `----stageline${randomBytes(8).toString('hex')}`;
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${filename}"\r\n` +
+      `Content-Type: ${type}\r\n\r\n`,
+  );
+  return {
+    payload: Buffer.concat([head, file, Buffer.from(`\r\n--${boundary}--\r\n`)]),
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+  };
+}
+
+const png = (width: number, height: number) =>
+  sharp({ create: { width, height, channels: 3, background: { r: 200, g: 80, b: 40 } } })
+    .png()
+    .toBuffer();
+
+async function upload(tokens: { access: string }, file: Buffer, options?: Parameters<typeof multipart>[1]) {
+  const body = multipart(file, options);
+  return t.app.inject({
+    method: 'POST',
+    url: '/api/users/me/avatar/',
+    payload: body.payload,
+    headers: { ...bearer(tokens), ...body.headers },
+  });
+}
+
+describe('avatar', () => {
+  test('a PNG is re-encoded to a 256×256 WebP, served with a long cache, and cleared', async () => {
+    const account = await signUp(t.app, mailbox);
+    const response = await upload(account.tokens, await png(640, 320));
+    expect(response.statusCode, response.body).toBe(200);
+    const { avatar } = response.json<{ avatar: string }>();
+    expect(response.json()).toEqual({ message: 'Avatar saved', avatar: `/api/users/${account.id}/avatar/?v=1` });
+
+    const me = await t.app.inject({ method: 'GET', url: '/api/users/me/', headers: bearer(account.tokens) });
+    expect(me.json()).toMatchObject({ avatar });
+
+    const image = await t.app.inject({ method: 'GET', url: avatar });
+    expect(image.statusCode).toBe(200);
+    expect(image.headers['content-type']).toBe('image/webp');
+    expect(image.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    const meta = await sharp(image.rawPayload).metadata();
+    expect(meta).toMatchObject({ format: 'webp', width: 256, height: 256 });
+
+    const second = await upload(account.tokens, await png(300, 300), { filename: 'me.jpg', type: 'image/jpeg' });
+    expect(second.json()).toMatchObject({ avatar: `/api/users/${account.id}/avatar/?v=2` });
+    const stale = await t.app.inject({ method: 'GET', url: avatar });
+    expect(stale.headers['cache-control']).toBe('no-cache');
+
+    const cleared = await t.app.inject({
+      method: 'DELETE',
+      url: '/api/users/me/avatar/',
+      headers: bearer(account.tokens),
+    });
+    expect(cleared.statusCode).toBe(200);
+    expect(cleared.json()).toEqual({ message: 'Avatar cleared' });
+    const after = await t.app.inject({ method: 'GET', url: '/api/users/me/', headers: bearer(account.tokens) });
+    expect(after.json()).toMatchObject({ avatar: null });
+    expect((await t.app.inject({ method: 'GET', url: avatar })).statusCode).toBe(404);
+  });
+
+  test('JPEG and WebP are accepted too', async () => {
+    const account = await signUp(t.app, mailbox);
+    const base = sharp({ create: { width: 64, height: 64, channels: 3, background: '#336699' } });
+    expect((await upload(account.tokens, await base.clone().jpeg().toBuffer())).statusCode).toBe(200);
+    expect((await upload(account.tokens, await base.clone().webp().toBuffer())).statusCode).toBe(200);
+  });
+
+  test('over 2 MB is 413', async () => {
+    const account = await signUp(t.app, mailbox);
+    const header = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+    const big = Buffer.concat([header, randomBytes(2 * 1024 * 1024 + 10)]);
+    const response = await upload(account.tokens, big);
+    expect(response.statusCode).toBe(413);
+    expect(response.json()).toEqual({ detail: 'Request is too large.', code: 'payload_too_large' });
+  });
+
+  test('a text file named .png, or a broken image, is 400', async () => {
+    const account = await signUp(t.app, mailbox);
+    const text = await upload(account.tokens, Buffer.from('just some text, not an image\n'.repeat(20)));
+    expect(text.statusCode).toBe(400);
+    expect(text.json()).toEqual({ detail: 'Upload a PNG, JPEG or WebP image.', code: 'bad_request' });
+
+    const truncated = (await png(200, 200)).subarray(0, 40);
+    expect((await upload(account.tokens, truncated)).statusCode).toBe(400);
+
+    const gif = Buffer.from('GIF89a\x01\x00\x01\x00\x00\x00\x00;', 'latin1');
+    expect((await upload(account.tokens, gif, { filename: 'a.gif', type: 'image/gif' })).statusCode).toBe(400);
+  });
+
+  test('a missing file field is 400; a JSON body is 415', async () => {
+    const account = await signUp(t.app, mailbox);
+    const wrongField = await upload(account.tokens, await png(10, 10), { field: 'image' });
+    expect(wrongField.statusCode).toBe(400);
+    expect(wrongField.json()).toEqual({ detail: 'Choose a file to upload.', code: 'bad_request' });
+
+    const json = await t.app.inject({
+      method: 'POST',
+      url: '/api/users/me/avatar/',
+      payload: { file: 'x' },
+      headers: bearer(account.tokens),
+    });
+    expect(json.statusCode).toBe(415);
+  });
+
+  test('the avatar of a user without one is 404', async () => {
+    const account = await signUp(t.app, mailbox);
+    const response = await t.app.inject({ method: 'GET', url: `/api/users/${account.id}/avatar/` });
+    expect(response.statusCode).toBe(404);
+  });
+});

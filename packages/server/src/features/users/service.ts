@@ -1,0 +1,164 @@
+import { and, eq, gt, isNull } from 'drizzle-orm';
+import type { TMe, TUserPatch } from '@stageline/shared';
+import { schema } from '../../db';
+import { AppError } from '../../http/errors';
+import {
+  assertAvailable,
+  consumeCode,
+  findUserById,
+  hashPassword,
+  hashSecret,
+  isUniqueViolation,
+  mailUser,
+  randomToken,
+  revokeUserSessions,
+  type AuthContext,
+  type AuthUser,
+  type UserRow,
+} from '../auth';
+import { presentMe } from './presenter';
+
+/** E-mail change links live a day: the new mailbox may be one the user reads later. */
+export const emailChangeHours = 24;
+
+async function loadUser(ctx: AuthContext, userId: number): Promise<UserRow> {
+  const user = await findUserById(ctx.db, userId);
+  if (!user) throw new AppError('not_authenticated');
+  return user;
+}
+
+/** GET users/me/: the account with its linked sign-in providers. */
+export async function getMe(ctx: AuthContext, userId: number): Promise<TMe> {
+  const user = await loadUser(ctx, userId);
+  const accounts = await ctx.db
+    .select({ provider: schema.oauthAccounts.provider, email: schema.oauthAccounts.email })
+    .from(schema.oauthAccounts)
+    .where(eq(schema.oauthAccounts.userId, userId));
+  return presentMe(user, accounts);
+}
+
+/** PATCH users/{id}/: a user edits only their own profile; anyone else's id answers 404. */
+export async function updateProfile(
+  ctx: AuthContext,
+  { actor, userId, patch }: { actor: AuthUser; userId: number; patch: TUserPatch },
+): Promise<TMe> {
+  if (actor.id !== userId) throw new AppError('not_found');
+  if (patch.username !== undefined) await assertAvailable(ctx.db, { username: patch.username, exceptUserId: actor.id });
+  const changes: Partial<typeof schema.users.$inferInsert> = {
+    username: patch.username,
+    firstName: patch.first_name,
+    lastName: patch.last_name,
+    language: patch.language,
+    recentWorkspaceId: patch.recent_workspace,
+    notifyBrowser: patch.notify_browser,
+    emailFrequency: patch.email_frequency,
+  };
+  const defined = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
+  if (Object.keys(defined).length > 0) {
+    try {
+      await ctx.db
+        .update(schema.users)
+        .set({ ...defined, updatedAt: new Date() })
+        .where(eq(schema.users.id, actor.id));
+    } catch (error) {
+      if (isUniqueViolation(error) && patch.username !== undefined) {
+        await assertAvailable(ctx.db, { username: patch.username, exceptUserId: actor.id });
+      }
+      throw error;
+    }
+  }
+  return getMe(ctx, actor.id);
+}
+
+/** POST users/me/password/: a new password confirmed by an e-mailed code; other sessions end. */
+export async function changePassword(
+  ctx: AuthContext,
+  { actor, code, password, resetLink }: { actor: AuthUser; code: string; password: string; resetLink: string },
+): Promise<void> {
+  const user = await loadUser(ctx, actor.id);
+  await consumeCode(ctx, { userId: user.id, purposes: ['password_change', 'account'], code });
+  await ctx.db
+    .update(schema.users)
+    .set({ passwordHash: await hashPassword(password), updatedAt: new Date() })
+    .where(eq(schema.users.id, user.id));
+  await revokeUserSessions(ctx.db, { userId: user.id, exceptSessionId: actor.sessionId });
+  await mailUser(ctx, user, { kind: 'password_changed', resetLink });
+}
+
+/**
+ * POST users/me/email/ (product.md §5): an unchanged e-mail changes nothing; with 2FA off the
+ * e-mail cannot change; otherwise, with a code sent to the current address, a confirmation link
+ * goes to the new one. Answers the translated-key detail.
+ */
+export async function requestEmailChange(
+  ctx: AuthContext,
+  { actor, email, code, origin }: { actor: AuthUser; email: string; code: string; origin: string },
+): Promise<'unchanged' | 'sent'> {
+  const user = await loadUser(ctx, actor.id);
+  if (user.email.toLowerCase() === email.toLowerCase()) return 'unchanged';
+  if (!user.twoFactor) {
+    throw new AppError('bad_request', 'E-mail cannot be changed while two-factor authentication is off.');
+  }
+  await assertAvailable(ctx.db, { email, exceptUserId: user.id });
+  await consumeCode(ctx, { userId: user.id, purposes: ['email_change', 'account'], code });
+  const token = randomToken();
+  const now = new Date();
+  await ctx.db
+    .update(schema.emailChangeTokens)
+    .set({ usedAt: now })
+    .where(and(eq(schema.emailChangeTokens.userId, user.id), isNull(schema.emailChangeTokens.usedAt)));
+  await ctx.db.insert(schema.emailChangeTokens).values({
+    userId: user.id,
+    newEmail: email,
+    tokenHash: hashSecret(ctx.keys, token),
+    expiresAt: new Date(now.getTime() + emailChangeHours * 3_600_000),
+  });
+  const link = `${origin}/change_email?${new URLSearchParams({ token }).toString()}`;
+  await mailUser(ctx, user, { kind: 'email_change', link, email, hours: emailChangeHours }, email);
+  return 'sent';
+}
+
+/** POST users/me/email/confirm/: the link of the new mailbox applies the change (single use). */
+export async function confirmEmailChange(ctx: AuthContext, { actor, token }: { actor: AuthUser; token: string }) {
+  const now = new Date();
+  const [row] = await ctx.db
+    .select()
+    .from(schema.emailChangeTokens)
+    .where(
+      and(
+        eq(schema.emailChangeTokens.tokenHash, hashSecret(ctx.keys, token)),
+        eq(schema.emailChangeTokens.userId, actor.id),
+        isNull(schema.emailChangeTokens.usedAt),
+        gt(schema.emailChangeTokens.expiresAt, now),
+      ),
+    );
+  if (!row) throw new AppError('invalid_token');
+  await assertAvailable(ctx.db, { email: row.newEmail, exceptUserId: actor.id });
+  const spent = await ctx.db
+    .update(schema.emailChangeTokens)
+    .set({ usedAt: now })
+    .where(and(eq(schema.emailChangeTokens.id, row.id), isNull(schema.emailChangeTokens.usedAt)))
+    .returning({ id: schema.emailChangeTokens.id });
+  if (spent.length === 0) throw new AppError('invalid_token');
+  try {
+    await ctx.db
+      .update(schema.users)
+      .set({ email: row.newEmail, emailVerified: true, updatedAt: now })
+      .where(eq(schema.users.id, actor.id));
+  } catch (error) {
+    if (isUniqueViolation(error)) await assertAvailable(ctx.db, { email: row.newEmail, exceptUserId: actor.id });
+    throw error;
+  }
+}
+
+/** POST users/me/two_factor/: turns 2FA on or off, confirmed by an e-mailed code. */
+export async function setTwoFactor(
+  ctx: AuthContext,
+  { actor, enabled, code }: { actor: AuthUser; enabled: boolean; code: string },
+): Promise<void> {
+  await consumeCode(ctx, { userId: actor.id, purposes: ['two_factor', 'account'], code });
+  await ctx.db
+    .update(schema.users)
+    .set({ twoFactor: enabled, updatedAt: new Date() })
+    .where(eq(schema.users.id, actor.id));
+}

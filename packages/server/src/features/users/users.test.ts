@@ -1,0 +1,306 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { TSession, TTokenPair } from '@stageline/shared';
+import type { Database } from '../../db';
+import { allowResend, bearer, login, relaxedLimits, signUp } from '../../../test/accounts';
+import { buildTestApp, createTestDatabase, type TestApp } from '../../../test/helpers';
+import { startMailbox, type Mailbox } from '../../../test/mailbox';
+
+const notFound = { detail: 'Not found.', code: 'not_found' };
+const invalidCode = { detail: 'Code is invalid, try to resend', code: 'invalid_code' };
+
+let database: Database;
+let mailbox: Mailbox;
+let t: TestApp;
+
+beforeAll(async () => {
+  [database, mailbox] = await Promise.all([createTestDatabase(), startMailbox()]);
+  t = await buildTestApp({ database, config: { smtpUrl: mailbox.url }, authLimits: relaxedLimits });
+});
+afterAll(async () => {
+  await t?.close();
+  await mailbox?.close();
+  await database?.close();
+});
+
+type Tokens = { access: string };
+const call = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, tokens?: Tokens, payload?: object) =>
+  t.app.inject({ method, url, headers: tokens ? bearer(tokens) : {}, ...(payload ? { payload } : {}) });
+
+/** Asks for a signed-in code of `purpose` and reads it from the mail. */
+async function codeFor(account: { tokens: Tokens; user: { email: string }; id: number }, purpose: string) {
+  await allowResend(database, account.id);
+  const response = await call('POST', '/api/otp/send/', account.tokens, { purpose });
+  expect(response.statusCode, response.body).toBe(200);
+  return mailbox.code(account.user.email);
+}
+
+describe('signed-in routes need a session', () => {
+  test.each([
+    ['GET', '/api/users/me/'],
+    ['PATCH', '/api/users/1/'],
+    ['POST', '/api/users/me/password/'],
+    ['POST', '/api/users/me/email/'],
+    ['POST', '/api/users/me/email/confirm/'],
+    ['POST', '/api/users/me/two_factor/'],
+    ['GET', '/api/users/me/sessions/'],
+    ['DELETE', '/api/users/me/sessions/1/'],
+    ['POST', '/api/users/me/avatar/'],
+    ['DELETE', '/api/users/me/avatar/'],
+  ] as const)('%s %s → 401', async (method, url) => {
+    const response = await call(method, url, undefined, method === 'GET' || method === 'DELETE' ? undefined : {});
+    expect(response.statusCode).toBe(401);
+    expect(response.json()).toEqual({ detail: 'You must be authorized', code: 'not_authenticated' });
+  });
+});
+
+describe('PATCH users/{id}/', () => {
+  test('edits your own profile', async () => {
+    const account = await signUp(t.app, mailbox);
+    const response = await call('PATCH', `/api/users/${account.id}/`, account.tokens, {
+      first_name: ' Grace ',
+      last_name: 'Hopper',
+      language: 'ru',
+      recent_workspace: 7,
+      notify_browser: false,
+      email_frequency: 'weekly',
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({
+      first_name: 'Grace',
+      last_name: 'Hopper',
+      language: 'ru',
+      recent_workspace: 7,
+      notify_browser: false,
+      email_frequency: 'weekly',
+    });
+    const cleared = await call('PATCH', `/api/users/${account.id}/`, account.tokens, { recent_workspace: null });
+    expect(cleared.json()).toMatchObject({ recent_workspace: null, language: 'ru' });
+  });
+
+  test('someone else, or an id that does not exist, is 404', async () => {
+    const me = await signUp(t.app, mailbox);
+    const other = await signUp(t.app, mailbox);
+    for (const id of [other.id, 999_999]) {
+      const response = await call('PATCH', `/api/users/${id}/`, me.tokens, { first_name: 'Hacker' });
+      expect(response.statusCode).toBe(404);
+      expect(response.json()).toEqual(notFound);
+    }
+  });
+
+  test('a taken username is a field error; your own in another case is fine', async () => {
+    const me = await signUp(t.app, mailbox);
+    const other = await signUp(t.app, mailbox);
+    const taken = await call('PATCH', `/api/users/${me.id}/`, me.tokens, {
+      username: other.user.username.toUpperCase(),
+    });
+    expect(taken.statusCode).toBe(400);
+    expect(taken.json()).toEqual({ username: ['A user with that username already exists.'] });
+    const own = await call('PATCH', `/api/users/${me.id}/`, me.tokens, { username: me.user.username.toUpperCase() });
+    expect(own.statusCode).toBe(200);
+    expect(own.json()).toMatchObject({ username: me.user.username.toUpperCase() });
+  });
+
+  test('bad values are field errors', async () => {
+    const me = await signUp(t.app, mailbox);
+    const response = await call('PATCH', `/api/users/${me.id}/`, me.tokens, {
+      language: 'de',
+      email_frequency: 'daily',
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({ language: ['Select a valid choice.'] });
+  });
+});
+
+describe('password change', () => {
+  test('with a code: the current session stays, the others end, a notice is mailed', async () => {
+    const account = await signUp(t.app, mailbox);
+    const other = (await login(t.app, account.user.username)).json<TTokenPair>();
+    const code = await codeFor(account, 'password_change');
+
+    const response = await call('POST', '/api/users/me/password/', account.tokens, {
+      code,
+      password: 'new password 123',
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ detail: 'Password changed' });
+    expect((await mailbox.waitFor(account.user.email)).subject).toBe('Your Stageline password was changed');
+
+    expect((await call('GET', '/api/users/me/', account.tokens)).statusCode).toBe(200);
+    expect((await call('GET', '/api/users/me/', other)).statusCode).toBe(401);
+    expect((await call('POST', '/api/token/refresh/', undefined, { refresh: other.refresh })).statusCode).toBe(401);
+    expect((await login(t.app, account.user.username, 'new password 123')).statusCode).toBe(200);
+  });
+
+  test('a wrong code, or a code of another purpose, is refused', async () => {
+    const account = await signUp(t.app, mailbox);
+    const code = await codeFor(account, 'two_factor');
+    const response = await call('POST', '/api/users/me/password/', account.tokens, {
+      code,
+      password: 'new password 123',
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual(invalidCode);
+  });
+});
+
+describe('two-factor authentication', () => {
+  test('on and off, each with a code', async () => {
+    const account = await signUp(t.app, mailbox);
+    const on = await call('POST', '/api/users/me/two_factor/', account.tokens, {
+      enabled: true,
+      code: await codeFor(account, 'two_factor'),
+    });
+    expect(on.statusCode).toBe(200);
+    expect(on.json()).toEqual({ detail: 'Two-factor authentication is on.' });
+    expect((await call('GET', '/api/users/me/', account.tokens)).json()).toMatchObject({ two_factor: true });
+    expect((await login(t.app, account.user.username)).json()).toEqual({
+      ephemeral_token: expect.any(String) as unknown,
+    });
+    await mailbox.waitFor(account.user.email);
+
+    const off = await call('POST', '/api/users/me/two_factor/', account.tokens, {
+      enabled: false,
+      code: await codeFor(account, 'two_factor'),
+    });
+    expect(off.json()).toEqual({ detail: 'Two-factor authentication is off.' });
+    expect((await login(t.app, account.user.username)).json()).toHaveProperty('access');
+  });
+
+  test('a wrong code changes nothing', async () => {
+    const account = await signUp(t.app, mailbox);
+    const code = await codeFor(account, 'two_factor');
+    const wrong = code === '000000' ? '111111' : '000000';
+    const response = await call('POST', '/api/users/me/two_factor/', account.tokens, { enabled: true, code: wrong });
+    expect(response.json()).toEqual(invalidCode);
+    expect((await call('GET', '/api/users/me/', account.tokens)).json()).toMatchObject({ two_factor: false });
+  });
+});
+
+describe('e-mail change', () => {
+  async function withTwoFactor() {
+    const account = await signUp(t.app, mailbox);
+    await database.db.execute(sql`update users set two_factor = true where id = ${account.id}`);
+    return account;
+  }
+
+  test('an unchanged e-mail changes nothing (no code spent)', async () => {
+    const account = await withTwoFactor();
+    const response = await call('POST', '/api/users/me/email/', account.tokens, {
+      email: account.user.email.toUpperCase(),
+      code: '123456',
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ detail: 'Email was not changed' });
+  });
+
+  test('with 2FA off the e-mail cannot change', async () => {
+    const account = await signUp(t.app, mailbox);
+    const response = await call('POST', '/api/users/me/email/', account.tokens, {
+      email: 'new@example.com',
+      code: '123456',
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({
+      detail: 'E-mail cannot be changed while two-factor authentication is off.',
+      code: 'bad_request',
+    });
+  });
+
+  test('a taken e-mail is a field error', async () => {
+    const account = await withTwoFactor();
+    const other = await signUp(t.app, mailbox);
+    const response = await call('POST', '/api/users/me/email/', account.tokens, {
+      email: other.user.email,
+      code: '123456',
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({ email: ['A user with that email already exists.'] });
+  });
+
+  test('code → link to the new address → confirm applies it, once', async () => {
+    const account = await withTwoFactor();
+    const newEmail = `new-${account.user.email}`;
+    const code = await codeFor(account, 'email_change');
+    const response = await call('POST', '/api/users/me/email/', account.tokens, { email: newEmail, code });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ detail: 'We sent a confirmation link to the new e-mail address.' });
+    const mail = await mailbox.waitFor(newEmail);
+    expect(mail.subject).toBe('Confirm your new e-mail address');
+    const token = new URL(/http:\/\/\S+\/change_email\?\S+/.exec(mail.text)![0]).searchParams.get('token')!;
+    // Nothing changes before the link is opened.
+    expect((await call('GET', '/api/users/me/', account.tokens)).json()).toMatchObject({ email: account.user.email });
+
+    const stranger = await signUp(t.app, mailbox);
+    const foreign = await call('POST', '/api/users/me/email/confirm/', stranger.tokens, { token });
+    expect(foreign.json()).toEqual({ detail: 'Invalid token', code: 'invalid_token' });
+
+    const confirmed = await call('POST', '/api/users/me/email/confirm/', account.tokens, { token });
+    expect(confirmed.statusCode).toBe(200);
+    expect(confirmed.json()).toEqual({ detail: 'E-mail changed' });
+    expect((await call('GET', '/api/users/me/', account.tokens)).json()).toMatchObject({ email: newEmail });
+    expect((await login(t.app, newEmail)).json()).toEqual({ ephemeral_token: expect.any(String) as unknown });
+
+    const again = await call('POST', '/api/users/me/email/confirm/', account.tokens, { token });
+    expect(again.statusCode).toBe(400);
+  });
+});
+
+describe('sessions', () => {
+  test('lists the live sessions, marks the current one, revokes another', async () => {
+    const account = await signUp(t.app, mailbox);
+    const laptop = await t.app.inject({
+      method: 'POST',
+      url: '/api/users/login/',
+      payload: { username: account.user.username, password: account.user.password },
+      headers: { 'user-agent': 'Laptop browser' },
+    });
+    const other = laptop.json<TTokenPair>();
+
+    const list = await call('GET', '/api/users/me/sessions/', account.tokens);
+    expect(list.statusCode).toBe(200);
+    const sessions = list.json<TSession[]>();
+    expect(sessions).toHaveLength(2);
+    expect(sessions.filter((s) => s.current)).toHaveLength(1);
+    const laptopSession = sessions.find((s) => s.user_agent === 'Laptop browser')!;
+    expect(laptopSession.current).toBe(false);
+    expect(laptopSession).toEqual({
+      id: expect.any(Number) as unknown,
+      created_at: expect.any(String) as unknown,
+      last_used_at: expect.any(String) as unknown,
+      user_agent: 'Laptop browser',
+      ip: '127.0.0.1',
+      current: false,
+    });
+
+    const stranger = await signUp(t.app, mailbox);
+    const foreign = await call('DELETE', `/api/users/me/sessions/${laptopSession.id}/`, stranger.tokens);
+    expect(foreign.statusCode).toBe(404);
+
+    const revoked = await call('DELETE', `/api/users/me/sessions/${laptopSession.id}/`, account.tokens);
+    expect(revoked.statusCode).toBe(204);
+    expect((await call('GET', '/api/users/me/', other)).statusCode).toBe(401);
+    expect((await call('POST', '/api/token/refresh/', undefined, { refresh: other.refresh })).statusCode).toBe(401);
+    expect((await call('GET', '/api/users/me/sessions/', account.tokens)).json()).toHaveLength(1);
+    expect((await call('DELETE', `/api/users/me/sessions/${laptopSession.id}/`, account.tokens)).statusCode).toBe(404);
+  });
+});
+
+describe('OpenAPI', () => {
+  test('documents the account routes, signed-in ones with bearer security', async () => {
+    const document = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json<{
+      paths: Record<string, Record<string, { security?: unknown[]; tags?: string[] }>>;
+    }>();
+    expect(document.paths['/api/users/register/']?.post?.tags).toEqual(['auth']);
+    expect(document.paths['/api/users/me/']?.get?.security).toEqual([{ bearer: [] }]);
+    expect(document.paths['/api/users/{id}/']?.patch?.security).toEqual([{ bearer: [] }]);
+    for (const path of [
+      '/api/otp/check/',
+      '/api/otp/send/',
+      '/api/token/refresh/',
+      '/api/users/password_reset/confirm/',
+    ]) {
+      expect(document.paths, path).toHaveProperty(path);
+    }
+  });
+});

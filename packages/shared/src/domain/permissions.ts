@@ -1,0 +1,79 @@
+/**
+ * Who may do what (product.md §6, domain.md §4), as one table. The server's policy module applies
+ * it to every route; the web app reads the same table to hide what the server would refuse.
+ */
+
+export const Roles = ['guest', 'member', 'admin', 'owner'] as const;
+export type TRole = (typeof Roles)[number];
+/** Roles an invite or a role change may offer; ownership moves only by delegation. */
+export const AssignableRoles = ['guest', 'member', 'admin'] as const;
+export type TAssignableRole = (typeof AssignableRoles)[number];
+
+const rank: Record<TRole, number> = { guest: 0, member: 1, admin: 2, owner: 3 };
+
+/** true when `role` is `minimum` or above. */
+export function atLeast(role: TRole, minimum: TRole): boolean {
+  return rank[role] >= rank[minimum];
+}
+
+/** The least role for each action on each kind of record. */
+export const Permissions = {
+  workspace: {
+    view: 'guest',
+    leave: 'guest',
+    update: 'admin',
+    invite: 'admin',
+    manage_link: 'admin',
+    remove_users: 'admin',
+    change_roles: 'admin',
+    delete: 'owner',
+    delegate: 'owner',
+  },
+  project: { view: 'guest', create: 'member', update: 'member', delete: 'admin' },
+  pipeline: { view: 'guest', create: 'member', update: 'member', delete: 'admin' },
+  unit: { view: 'guest', create: 'member', update: 'member', delete: 'admin' },
+  stage: { view: 'guest', update: 'member' },
+  /** Reviewing is also open to a Guest who is a reviewer of the task: see `canReview`. */
+  task: { view: 'guest', work: 'member', set_status: 'member', update: 'member', review: 'member' },
+  comment: { view: 'guest', create: 'guest' },
+} as const satisfies Record<string, Record<string, TRole>>;
+
+export type TResource = keyof typeof Permissions;
+export type TAction<R extends TResource> = keyof (typeof Permissions)[R];
+
+/** May a member with `role` do `action` on a record of `resource`? */
+export function can<R extends TResource>(role: TRole | null | undefined, resource: R, action: TAction<R>): boolean {
+  if (!role) return false;
+  const table = Permissions[resource] as Record<TAction<R>, TRole>;
+  return atLeast(role, table[action]);
+}
+
+/** Accept or reject a task: its reviewers may, whatever their role (Guests included, domain.md §4). */
+export function canReview(isReviewer: boolean): boolean {
+  return isReviewer;
+}
+
+/** Start or submit a task: its assignees may, and any Member or above (domain.md §3). */
+export function canWork(role: TRole | null | undefined, isAssignee: boolean): boolean {
+  return isAssignee || can(role, 'task', 'work');
+}
+
+export type TRoleChangeRefusal = 'not_allowed' | 'owner_role_fixed' | 'use_delegation';
+
+/**
+ * May `actor` give `target` the role `next`? The owner's role never changes this way, and nobody
+ * becomes owner except by delegation (product.md §5, §6).
+ */
+export function checkRoleChange(actor: TRole, target: TRole, next: TRole): TRoleChangeRefusal | null {
+  if (!can(actor, 'workspace', 'change_roles')) return 'not_allowed';
+  if (target === 'owner') return 'owner_role_fixed';
+  if (next === 'owner') return 'use_delegation';
+  return null;
+}
+
+/** May `actor` remove a member whose role is `target`? Never the owner. */
+export function checkRemoval(actor: TRole, target: TRole): 'not_allowed' | 'owner_cannot_be_removed' | null {
+  if (!can(actor, 'workspace', 'remove_users')) return 'not_allowed';
+  if (target === 'owner') return 'owner_cannot_be_removed';
+  return null;
+}

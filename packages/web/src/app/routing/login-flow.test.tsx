@@ -1,0 +1,184 @@
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { queryClient } from '../../shared/api/query-client';
+import { i18n, initI18n } from '../../shared/i18n';
+import { useShellStore } from '../../shared/lib/shell-store';
+import { Providers } from '../providers';
+import { routes } from './routes';
+
+/** Screens are lazy chunks: the first transform of a chunk can take longer than the default 1 s. */
+const lazy = { timeout: 10_000 };
+
+type TCall = { method: string; url: string; body: unknown };
+type TRoute = (call: TCall) => Response | undefined;
+
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+
+const me = {
+  id: 1,
+  username: 'ada',
+  email: 'ada@example.com',
+  first_name: 'Ada',
+  last_name: '',
+  language: 'ru',
+  two_factor: true,
+  recent_workspace: null,
+  avatar: null,
+  workspaces: [],
+  has_password: true,
+  oauth_accounts: [],
+  notify_browser: false,
+  email_frequency: 'daily',
+};
+
+let calls: TCall[];
+
+/** A fake API: `route` answers what the test is about, the rest is 404 (as for oauth/providers/). */
+function serve(route: TRoute) {
+  calls = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (url: string, init: RequestInit = {}) => {
+      const call = {
+        method: init.method ?? 'GET',
+        url,
+        body: typeof init.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined,
+      };
+      calls.push(call);
+      return route(call) ?? json(404, { detail: 'Not found.', code: 'not_found' });
+    }),
+  );
+}
+
+function renderAt(path: string) {
+  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  render(
+    <Providers>
+      <RouterProvider router={router} />
+    </Providers>,
+  );
+  return router;
+}
+
+async function signInWith(username: string, password: string) {
+  fireEvent.change(await screen.findByTestId('login-username', {}, lazy), { target: { value: username } });
+  fireEvent.change(screen.getByTestId('login-password'), { target: { value: password } });
+  fireEvent.click(screen.getByTestId('login-submit'));
+}
+
+function typeCode(code: string) {
+  [...code].forEach((digit, index) => {
+    fireEvent.change(screen.getByTestId(`otp-input-${index}`), { target: { value: digit } });
+  });
+}
+
+beforeAll(async () => {
+  await initI18n().changeLanguage('en');
+});
+
+beforeEach(() => {
+  useShellStore.setState({ maintenance: false, fatalError: null, pageError: null, loadingLabel: null });
+  queryClient.clear();
+});
+
+afterEach(async () => {
+  vi.unstubAllGlobals();
+  await i18n.changeLanguage('en');
+});
+
+describe('login screen', () => {
+  it('goes through the code step when the answer is an ephemeral token, then back to next', async () => {
+    serve(({ method, url, body }) => {
+      if (method === 'POST' && url === '/api/users/login/') return json(200, { ephemeral_token: 'eph-1' });
+      if (method === 'POST' && url === '/api/otp/check/') {
+        const { code } = body as { code: string };
+        return code === '123456'
+          ? json(200, { access: 'a1', refresh: 'r1' })
+          : json(400, { detail: 'Code is invalid, try to resend', code: 'invalid_code' });
+      }
+      if (url === '/api/users/me/') return json(200, me);
+      return undefined;
+    });
+    const router = renderAt(`/login?next=${encodeURIComponent('/app/projects/5')}`);
+
+    await signInWith('ada', 'secret-password');
+    expect(await screen.findByTestId('otp-step')).toBeTruthy();
+    expect(calls.find((c) => c.url === '/api/users/login/')?.body).toEqual({
+      username: 'ada',
+      password: 'secret-password',
+    });
+    expect(screen.getByTestId('otp-resend').hasAttribute('disabled')).toBe(true);
+    expect(screen.getByTestId('otp-resend').textContent).toMatch(/Send a new code in (30|29) s/);
+
+    typeCode('654321');
+    expect(await screen.findByText('Code is invalid, try to resend')).toBeTruthy();
+    expect(localStorage.getItem('authTokens')).toBeNull();
+
+    typeCode('123456');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/app/projects/5'), lazy);
+    expect(calls.filter((c) => c.url === '/api/otp/check/').at(-1)?.body).toEqual({
+      code: '123456',
+      ephemeral_token: 'eph-1',
+    });
+    expect(JSON.parse(localStorage.getItem('authTokens')!)).toEqual({ access: 'a1', refresh: 'r1' });
+    // The user's language is applied at sign-in.
+    expect(i18n.language).toBe('ru');
+  });
+
+  it("says 'Your email is not verified' and opens the code step with the answer's token", async () => {
+    serve(({ method, url }) => {
+      if (method === 'POST' && url === '/api/users/login/') {
+        return json(403, {
+          detail: 'Your email is not verified',
+          code: 'email_not_verified',
+          ephemeral_token: 'eph-2',
+        });
+      }
+      if (method === 'POST' && url === '/api/otp/check/') return json(200, { access: 'a2', refresh: 'r2' });
+      if (url === '/api/users/me/') return json(200, { ...me, language: 'en' });
+      return undefined;
+    });
+    const router = renderAt('/login');
+
+    await signInWith('ada@example.com', 'secret-password');
+    const alert = await screen.findByTestId('login-unverified');
+    expect(within(alert).getByText('Your email is not verified')).toBeTruthy();
+    expect(screen.queryByTestId('login-error')).toBeNull();
+
+    fireEvent.click(screen.getByTestId('login-verify-email'));
+    expect(await screen.findByTestId('otp-step')).toBeTruthy();
+    typeCode('111111');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/app/workspaces'), lazy);
+    expect(calls.find((c) => c.url === '/api/otp/check/')?.body).toEqual({ code: '111111', ephemeral_token: 'eph-2' });
+  });
+
+  it("says 'Failed to login' for wrong credentials and validates before sending", async () => {
+    serve(({ method, url }) => {
+      if (method === 'POST' && url === '/api/users/login/') {
+        return json(400, { detail: 'Failed to login', code: 'invalid_credentials' });
+      }
+      if (url === '/api/oauth/providers/') return json(200, [{ id: 'github', name: 'GitHub' }]);
+      return undefined;
+    });
+    renderAt('/login');
+
+    fireEvent.click(await screen.findByTestId('login-submit', {}, lazy));
+    expect(await screen.findAllByText('Field can not be empty')).toHaveLength(2);
+    expect(calls.some((c) => c.url === '/api/users/login/')).toBe(false);
+
+    await signInWith('ada', 'wrong-password');
+    expect((await screen.findByTestId('login-error')).textContent).toBe('Failed to login');
+    expect(screen.getByTestId('oauth-github').textContent).toBe('Continue with GitHub');
+    expect(localStorage.getItem('authTokens')).toBeNull();
+  });
+
+  it('shows no OAuth buttons when the server has no providers call', async () => {
+    serve(() => undefined);
+    renderAt('/login');
+    expect(await screen.findByTestId('login-form', {}, lazy)).toBeTruthy();
+    await waitFor(() => expect(calls.some((c) => c.url === '/api/oauth/providers/')).toBe(true));
+    expect(screen.queryByTestId('oauth-buttons')).toBeNull();
+  });
+});

@@ -1,0 +1,87 @@
+import { queryOptions } from '@tanstack/react-query';
+import type { z } from 'zod';
+import type {
+  TLogin,
+  TMe,
+  TOAuthProvider,
+  TRegister,
+  TTokenPair,
+  ZEphemeral,
+  ZLoginResult,
+  ZOtpPurpose,
+} from '@stageline/shared';
+import { api, ApiError } from '../../shared/api';
+
+/**
+ * The calls of accounts and sign-in (domain.md §7). Sign-in calls are `anonymous` (no bearer, and
+ * a 401 means wrong credentials, not a lost session) and `silent`: the screens show their errors.
+ */
+type TEphemeral = z.infer<typeof ZEphemeral>;
+type TLoginResult = z.infer<typeof ZLoginResult>;
+type TOtpPurpose = z.infer<typeof ZOtpPurpose>;
+
+const quiet = { anonymous: true, silent: true } as const;
+
+export const meQueryKey = ['users', 'me'] as const;
+
+/** GET users/me/: the signed-in user, the root of the session. */
+export const meQueryOptions = () =>
+  queryOptions({
+    queryKey: meQueryKey,
+    queryFn: ({ signal }) => api.get<TMe>('users/me/', { signal }),
+    staleTime: 60_000,
+  });
+
+/** GET oauth/providers/: the configured providers; none when the server has no such call (404). */
+export const oauthProvidersQueryOptions = () =>
+  queryOptions({
+    queryKey: ['oauth', 'providers'],
+    queryFn: async ({ signal }): Promise<TOAuthProvider[]> => {
+      try {
+        const answer = await api.get<unknown>('oauth/providers/', { ...quiet, signal });
+        return Array.isArray(answer) ? (answer as TOAuthProvider[]) : [];
+      } catch (error) {
+        if (error instanceof ApiError && error.status === 404) return [];
+        throw error;
+      }
+    },
+    staleTime: Infinity,
+    retry: false,
+  });
+
+/** Where a provider's button leads: the server starts the authorization-code flow there. */
+export const oauthStartUrl = (provider: string) => `/api/oauth/login/${encodeURIComponent(provider)}/start/`;
+
+export const isTokens = (answer: unknown): answer is TTokenPair =>
+  typeof (answer as Partial<TTokenPair> | null)?.access === 'string' &&
+  typeof (answer as Partial<TTokenPair> | null)?.refresh === 'string';
+
+export const login = (body: TLogin) => api.post<TLoginResult>('users/login/', body, quiet);
+export const register = (body: TRegister) => api.post<TEphemeral>('users/register/', body, quiet);
+export const checkCode = (code: string, ephemeralToken: string) =>
+  api.post<TTokenPair>('otp/check/', { code, ephemeral_token: ephemeralToken }, quiet);
+/** POST otp/send/: with an ephemeral token before sign-in, or signed in with a purpose. */
+export const sendCode = (target: { ephemeralToken: string } | { purpose: TOtpPurpose }) =>
+  'ephemeralToken' in target
+    ? api.post<unknown>('otp/send/', { ephemeral_token: target.ephemeralToken }, quiet)
+    : api.post<unknown>('otp/send/', { purpose: target.purpose }, { silent: true });
+/** POST users/logout/: the refresh token in the body is the whole credential, so no bearer (nor refresh). */
+export const logoutCall = (refresh: string) => api.post<void>('users/logout/', { refresh }, quiet);
+
+export const requestPasswordReset = (email: string) => api.post<unknown>('users/password_reset/', { email }, quiet);
+export const validateResetToken = (token: string, email: string) =>
+  api.post<unknown>('users/password_reset/validate_token/', { token, email }, quiet);
+export const confirmPasswordReset = (body: { token: string; email: string; password: string }) =>
+  api.post<unknown>('users/password_reset/confirm/', body, quiet);
+export const confirmEmailChange = (token: string) =>
+  api.post<unknown>('users/me/email/confirm/', { token }, { silent: true });
+
+/**
+ * The ephemeral token of a 403 `email_not_verified` login answer (`ZEmailNotVerified`; a new code
+ * was e-mailed with it): undefined for other errors, null if the answer lacks it.
+ */
+export function unverifiedEmailToken(error: unknown): string | null | undefined {
+  if (!(error instanceof ApiError) || error.code !== 'email_not_verified') return undefined;
+  const token = (error.body as { ephemeral_token?: unknown } | undefined)?.ephemeral_token;
+  return typeof token === 'string' && token ? token : null;
+}

@@ -1,0 +1,28 @@
+import { Button, Divider, Stack } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { oauthProvidersQueryOptions, oauthStartUrl } from '../api';
+
+/** A button per configured OAuth provider (GET oauth/providers/); nothing when there are none. */
+export function OAuthButtons({ next }: { next?: string | null }) {
+  const { t } = useTranslation();
+  const { data: providers = [] } = useQuery(oauthProvidersQueryOptions());
+  if (providers.length === 0) return null;
+  return (
+    <Stack gap="xs" data-testid="oauth-buttons">
+      <Divider label={t('or')} labelPosition="center" />
+      {providers.map((provider) => (
+        <Button
+          key={provider.id}
+          component="a"
+          href={`${oauthStartUrl(provider.id)}${next ? `?next=${encodeURIComponent(next)}` : ''}`}
+          variant="default"
+          fullWidth
+          data-testid={`oauth-${provider.id}`}
+        >
+          {t('Continue with {{provider}}', { provider: provider.name })}
+        </Button>
+      ))}
+    </Stack>
+  );
+}

@@ -1,0 +1,11 @@
+/** What the rest of the app may use of the auth feature (STYLE.md: features talk through exports). */
+export { RequireSession } from './components/require-session';
+export { UserAvatar } from './components/user-avatar';
+export { CodeInput } from './components/code-input';
+export { ResendCodeButton } from './components/resend-code-button';
+export { PasswordStrengthMeter } from './components/password-strength-meter';
+export { SessionKeeper } from './session/session-keeper';
+export { displayName, signIn, signOut, useCurrentUser, useSession, type TSessionStatus } from './session/session';
+export { loginPath, sanitizeNext } from './session/next-path';
+export { meQueryKey, meQueryOptions, sendCode } from './api';
+export { passwordMismatch, withPasswordConfirm } from './lib/password-confirm';

@@ -1,0 +1,51 @@
+import { useEffect, useSyncExternalStore } from 'react';
+import { api, onForcedLogout } from '../../../shared/api';
+import { queryClient } from '../../../shared/api/query-client';
+import { tokenStore } from '../../../shared/api/tokens';
+import { maxTimerDelayMs, refreshDelay } from './jwt';
+
+/** After a refresh that failed for a network or server reason, try again this much later. */
+const retryAfterFailureMs = 15_000;
+
+/**
+ * Keeps the session alive and clean; mounted once at the root. It refreshes the access token shortly
+ * before it expires (so requests rarely meet a 401), again when a sleeping tab wakes up, and empties
+ * the query cache when the transport ends the session.
+ */
+export function SessionKeeper() {
+  const access = useSyncExternalStore(tokenStore.subscribe, tokenStore.access, () => null);
+
+  useEffect(() => onForcedLogout(() => queryClient.clear()), []);
+
+  useEffect(() => {
+    if (!access) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let stopped = false;
+
+    const schedule = (delay: number) => {
+      clearTimeout(timer);
+      timer = setTimeout(() => void tick(), Math.min(delay, maxTimerDelayMs));
+    };
+    const tick = async () => {
+      if (stopped || tokenStore.access() !== access) return; // a newer token re-runs this effect
+      const delay = refreshDelay(access, Date.now());
+      if (delay === null) return;
+      if (delay > 0) return schedule(delay);
+      const outcome = await api.refresh();
+      if (!stopped && outcome === 'failed') schedule(retryAfterFailureMs);
+    };
+    const onVisible = () => {
+      if (document.visibilityState === 'visible') void tick();
+    };
+
+    void tick();
+    document.addEventListener('visibilitychange', onVisible);
+    return () => {
+      stopped = true;
+      clearTimeout(timer);
+      document.removeEventListener('visibilitychange', onVisible);
+    };
+  }, [access]);
+
+  return null;
+}

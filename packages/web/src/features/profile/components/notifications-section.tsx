@@ -1,0 +1,97 @@
+import { Select, Stack, Switch } from '@mantine/core';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ZEmailFrequency, type TEmailFrequency, type TMe } from '@stageline/shared';
+import { showToast } from '../../../shared/ui/toast';
+import { patchMe } from '../api';
+import { Section } from './section';
+
+const frequencyLabels: Record<TEmailFrequency, string> = {
+  hourly: 'Hourly',
+  daily: 'Daily',
+  weekly: 'Weekly',
+  never: 'Never',
+};
+
+/** Asks the browser for permission; the messages of product.md §8 when it cannot or will not. */
+async function askBrowserPermission(t: (key: string) => string): Promise<boolean> {
+  if (typeof window === 'undefined' || !('Notification' in window)) {
+    showToast({ kind: 'error', message: t('Your browser does not support notifications') });
+    return false;
+  }
+  try {
+    const permission = Notification.permission === 'granted' ? 'granted' : await Notification.requestPermission();
+    if (permission === 'granted') return true;
+    showToast({
+      kind: 'warning',
+      message: t('You have blocked notifications (change the site settings in the browser)'),
+    });
+  } catch {
+    showToast({ kind: 'error', message: t('Failed to turn on notifications') });
+  }
+  return false;
+}
+
+/** Browser notifications and the e-mail digest frequency, stored on the user. */
+export function NotificationsSection({ user }: { user: TMe }) {
+  const { t } = useTranslation();
+  const [saving, setSaving] = useState<'browser' | 'email' | null>(null);
+
+  const toggleBrowser = async (on: boolean) => {
+    setSaving('browser');
+    try {
+      if (on && !(await askBrowserPermission(t))) return;
+      try {
+        await patchMe(user.id, { notify_browser: on });
+      } catch {
+        showToast({
+          kind: 'error',
+          message: on ? t('Notifications was turned on, but settings was not saved') : t('Data was not saved'),
+        });
+      }
+    } finally {
+      setSaving(null);
+    }
+  };
+
+  const changeFrequency = async (value: string | null) => {
+    const parsed = ZEmailFrequency.safeParse(value);
+    if (!parsed.success || parsed.data === user.email_frequency) return;
+    setSaving('email');
+    try {
+      await patchMe(user.id, { email_frequency: parsed.data });
+      showToast({ kind: 'success', message: t('Saved') });
+    } catch {
+      showToast({ kind: 'error', message: t('Data was not saved') });
+    } finally {
+      setSaving(null);
+    }
+  };
+
+  return (
+    <Section title={t('Notifications')} testId="profile-notifications-section">
+      <Stack gap="md">
+        <Switch
+          label={t('Browser notifications')}
+          description={t('Pop-ups from this browser while Stageline is open.')}
+          checked={user.notify_browser}
+          disabled={saving === 'browser'}
+          onChange={(event) => void toggleBrowser(event.currentTarget.checked)}
+          data-testid="profile-notify-browser"
+        />
+        <Select
+          label={t('E-mail notifications')}
+          description={t('How often we e-mail you what happened.')}
+          data={ZEmailFrequency.options.map((value) => ({ value, label: t(frequencyLabels[value]) }))}
+          value={user.email_frequency}
+          onChange={(value) => void changeFrequency(value)}
+          allowDeselect={false}
+          disabled={saving === 'email'}
+          maw={280}
+          data-testid="profile-email-frequency"
+          comboboxProps={{ withinPortal: true }}
+        />
+      </Stack>
+    </Section>
+  );
+}

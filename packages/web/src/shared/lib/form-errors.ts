@@ -1,0 +1,30 @@
+import { ApiError } from '../api/client';
+import { fieldErrors } from './zod-resolver';
+
+/** Statuses the transport has already told the user about with a toast (slow, unavailable). */
+const toastedByTransport = new Set([0, 408, 502, 503, 504]);
+
+/**
+ * Spreads a failed form call over the form (domain.md §6): errors of known fields go on those
+ * fields through `setErrors`, and what is left becomes the one message for the form's inline alert.
+ * Null means nothing more to show: the fields carry it, or the transport already toasted it. A 429
+ * keeps the server's translated message; other errors of unknown fields keep theirs; a whole-request
+ * error reads `fallback` when given, else the server's detail.
+ */
+export function formError(
+  error: unknown,
+  options: { fields?: readonly string[]; setErrors?: (errors: Record<string, string>) => void; fallback?: string },
+): string | null {
+  if (!(error instanceof ApiError)) return options.fallback ?? (error instanceof Error ? error.message : null);
+  if (toastedByTransport.has(error.status) || error.code === 'maintenance') return null;
+  if (error.status === 429) return error.message;
+  if (error.fields) {
+    const known = options.fields ?? [];
+    const all = fieldErrors(error.fields);
+    const onFields = Object.fromEntries(Object.entries(all).filter(([field]) => known.includes(field)));
+    const rest = Object.entries(all).filter(([field]) => !known.includes(field));
+    if (Object.keys(onFields).length) options.setErrors?.(onFields);
+    return rest.length ? rest.map(([, message]) => message).join(' ') : null;
+  }
+  return options.fallback ?? error.message;
+}

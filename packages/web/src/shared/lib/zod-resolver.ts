@@ -1,0 +1,27 @@
+import { issueParams } from '@stageline/shared';
+import type { z } from 'zod';
+
+type TTranslate = (key: string, params?: Record<string, unknown>) => string;
+
+/**
+ * Validates a Mantine form with a shared zod schema (STYLE.md §2) and translates each issue's
+ * message, an i18n key, with its `{{min}}`/`{{max}}` parameters. The first issue of a field wins;
+ * nested paths become Mantine's dotted paths (`items.0.name`).
+ */
+export function zodResolver<TValues>(schema: z.ZodType, t: TTranslate) {
+  return (values: TValues): Record<string, string> => {
+    const result = schema.safeParse(values);
+    if (result.success) return {};
+    const errors: Record<string, string> = {};
+    for (const issue of result.error.issues) {
+      const path = issue.path.map(String).join('.');
+      errors[path] ??= t(issue.message, issueParams(issue as { minimum?: unknown; maximum?: unknown }));
+    }
+    return errors;
+  };
+}
+
+/** Server field errors (`{"field": ["message"]}`, already translated) in Mantine's shape. */
+export function fieldErrors(fields: Record<string, string[]> | undefined): Record<string, string> {
+  return Object.fromEntries(Object.entries(fields ?? {}).map(([field, messages]) => [field, messages.join(' ')]));
+}
