@@ -1,4 +1,5 @@
 import { expect, snap, test } from './support/fixtures';
+import { registerUser, signInAs } from './support/accounts';
 import { freePort, startServer } from './support/server';
 
 const heroEn = 'Work that flows through stages, with a review at every step.';
@@ -70,7 +71,8 @@ test.describe('the shell', () => {
     await russian.close();
   });
 
-  test('app layout: sidebar, breadcrumbs, deep links and the 404 screen', async ({ page }) => {
+  test('app layout: sidebar, breadcrumbs, deep links and the 404 screen', async ({ page, request }) => {
+    await signInAs(page, await registerUser(request));
     // A deep link is served by the SPA fallback and keeps its route on reload.
     await page.goto('/app/projects/1/pipelines/2/edit');
     const crumbs = page.getByTestId('breadcrumbs');
@@ -105,7 +107,8 @@ test.describe('the shell', () => {
     await expect(page.getByTestId('not-found-screen')).toBeVisible();
   });
 
-  test('app layout in Russian and dark, at phone width', async ({ page }) => {
+  test('app layout in Russian and dark, at phone width', async ({ page, request }) => {
+    await signInAs(page, await registerUser(request));
     await page.goto('/app/workspaces');
     await page.evaluate(() => {
       localStorage.setItem('language', 'ru');
@@ -118,7 +121,8 @@ test.describe('the shell', () => {
     await snap(page, 'app-workspaces-ru-dark-phone');
   });
 
-  test('without a current workspace the dashboard sends the user to the workspace list', async ({ page }) => {
+  test('without a current workspace the dashboard sends the user to the workspace list', async ({ page, request }) => {
+    await signInAs(page, await registerUser(request));
     await page.goto('/app');
     await expect(page).toHaveURL(/\/app\/workspaces$/);
     await page.evaluate(() => localStorage.setItem('current_workspace', '4'));

@@ -1,10 +1,18 @@
+import { startMailRelay } from './mail-relay';
 import { startServer } from './server';
 
-/** Starts the shared server once for the run; specs read its address from E2E_BASE_URL. */
+/**
+ * Starts, once per run, a real SMTP server (with an HTTP door for the specs) and the app server
+ * that sends mail through it; specs read their addresses from E2E_BASE_URL and E2E_MAIL_URL.
+ */
 export default async function globalSetup() {
-  const server = await startServer();
+  const relay = await startMailRelay();
+  const server = await startServer({ SMTP_URL: relay.smtpUrl });
   process.env.E2E_BASE_URL = server.url;
+  process.env.E2E_MAIL_URL = relay.httpUrl;
+  process.env.E2E_SMTP_URL = relay.smtpUrl;
   return async () => {
     await server.stop();
+    await relay.stop();
   };
 }

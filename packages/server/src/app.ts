@@ -2,7 +2,7 @@ import compress from '@fastify/compress';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyBaseLogger, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyServerOptions, type RouteOptions } from 'fastify';
 import {
   jsonSchemaTransform,
   serializerCompiler,
@@ -22,8 +22,12 @@ import {
 } from './features/auth';
 import { createMailer } from './features/mail/mailer';
 import { devOutboxRoutes } from './features/mail/routes';
+import { oauthRoutes } from './features/oauth/routes';
+import { pipelinesRoutes } from './features/pipelines';
+import { projectsRoutes } from './features/projects';
 import { systemRoutes } from './features/system/routes';
 import { usersRoutes } from './features/users/routes';
+import { workspacesRoutes } from './features/workspaces';
 import { AppError, installErrorHandling } from './http/errors';
 import { registerHostRedirect } from './http/host-redirect';
 import { i18nPlugin } from './http/i18n';
@@ -40,13 +44,15 @@ export type AppOptions = {
   logger?: FastifyServerOptions['logger'] | FastifyBaseLogger;
   /** Rate limits of the sign-in calls; tests lower or raise them. */
   authLimits?: Partial<AuthLimits>;
+  /** Called for every route as it is registered (the permission-matrix test lists them this way). */
+  onRoute?: (route: RouteOptions) => void;
 };
 
 /**
  * Assembles the server: plugins, the error handling, every feature's routes under `/api/`, the
  * OpenAPI document and, when built, the web app. It does not listen; `main.ts` and tests do.
  */
-export async function buildApp({ config, database, webDistDir, logger = false, authLimits }: AppOptions) {
+export async function buildApp({ config, database, webDistDir, logger = false, authLimits, onRoute }: AppOptions) {
   const app = Fastify({
     ...(logger && typeof logger === 'object' && 'child' in logger ? { loggerInstance: logger } : { logger }),
     trustProxy: config.trustProxy,
@@ -54,6 +60,7 @@ export async function buildApp({ config, database, webDistDir, logger = false, a
     routerOptions: { ignoreTrailingSlash: false },
   }).withTypeProvider<ZodTypeProvider>();
 
+  if (onRoute) app.addHook('onRoute', onRoute);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandling(app);
@@ -104,6 +111,10 @@ export async function buildApp({ config, database, webDistDir, logger = false, a
       await api.register(systemRoutes, { config, database });
       await api.register(authRoutes, { ctx, limits });
       await api.register(usersRoutes, { ctx });
+      await api.register(workspacesRoutes, { ctx });
+      await api.register(projectsRoutes, { db: database.db });
+      await api.register(pipelinesRoutes, { db: database.db });
+      await api.register(oauthRoutes, { ctx });
       if (mailer.devOutbox) await api.register(devOutboxRoutes, { db: database.db });
     },
     { prefix: '/api' },

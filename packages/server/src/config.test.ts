@@ -28,7 +28,51 @@ describe('loadConfig', () => {
       trustProxy: false,
       logLevel: 'info',
       env: 'production',
+      oauthProviders: [],
     });
+  });
+
+  test('configures only the OAuth providers whose variables are set', () => {
+    const config = loadConfig({
+      OAUTH_GITHUB_CLIENT_ID: 'gh-id',
+      OAUTH_GITHUB_CLIENT_SECRET: 'gh-secret',
+      OAUTH_GITLAB_CLIENT_ID: 'gl-id',
+      OAUTH_GITLAB_CLIENT_SECRET: 'gl-secret',
+      OAUTH_GITLAB_ISSUER: 'https://gitlab.example.com/',
+      OAUTH_OIDC_ISSUER: 'http://127.0.0.1:9000',
+      OAUTH_OIDC_CLIENT_ID: 'oidc-id',
+    });
+    expect(config.oauthProviders).toEqual([
+      { id: 'github', name: 'GitHub', kind: 'github', clientId: 'gh-id', clientSecret: 'gh-secret' },
+      {
+        id: 'gitlab',
+        name: 'GitLab',
+        kind: 'oidc',
+        issuer: 'https://gitlab.example.com',
+        clientId: 'gl-id',
+        clientSecret: 'gl-secret',
+      },
+      {
+        id: 'oidc',
+        name: 'Single sign-on',
+        kind: 'oidc',
+        issuer: 'http://127.0.0.1:9000',
+        clientId: 'oidc-id',
+        clientSecret: undefined,
+      },
+    ]);
+  });
+
+  test('refuses half-configured OAuth providers and insecure issuers', () => {
+    expect(problemsOf({ OAUTH_GOOGLE_CLIENT_ID: 'id' })).toEqual([
+      'OAUTH_GOOGLE_CLIENT_ID and OAUTH_GOOGLE_CLIENT_SECRET: set both or neither',
+    ]);
+    expect(problemsOf({ OAUTH_OIDC_ISSUER: 'https://id.example.com' })).toEqual([
+      'OAUTH_OIDC_ISSUER and OAUTH_OIDC_CLIENT_ID: set both or neither',
+    ]);
+    expect(problemsOf({ OAUTH_OIDC_ISSUER: 'http://id.example.com', OAUTH_OIDC_CLIENT_ID: 'x' })).toEqual([
+      'OAUTH_OIDC_ISSUER: must be an https:// URL (http:// only for localhost)',
+    ]);
   });
 
   test('reads every variable', () => {

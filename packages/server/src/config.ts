@@ -5,6 +5,17 @@ const ZBooleanFlag = z
   .enum(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off'], { error: 'must be true or false (1/0, yes/no, on/off)' })
   .transform((value) => ['1', 'true', 'yes', 'on'].includes(value));
 
+const loopbackHosts = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/** An OpenID Connect issuer: https, or http on this machine only (development and tests). */
+const ZIssuer = z
+  .url({ protocol: /^https?$/, error: 'must be an https:// URL' })
+  .refine((value) => {
+    const url = new URL(value);
+    return url.protocol === 'https:' || loopbackHosts.has(url.hostname);
+  }, 'must be an https:// URL (http:// only for localhost)')
+  .transform((value) => value.replace(/\/+$/, ''));
+
 const ZEnv = z.object({
   PORT: z.coerce
     .number({ error: 'must be a port number' })
@@ -33,7 +44,69 @@ const ZEnv = z.object({
   NODE_ENV: z
     .enum(['development', 'production', 'test'], { error: 'must be development, production or test' })
     .default('production'),
+  OAUTH_GITHUB_CLIENT_ID: z.string().optional(),
+  OAUTH_GITHUB_CLIENT_SECRET: z.string().optional(),
+  OAUTH_GOOGLE_CLIENT_ID: z.string().optional(),
+  OAUTH_GOOGLE_CLIENT_SECRET: z.string().optional(),
+  OAUTH_GITLAB_CLIENT_ID: z.string().optional(),
+  OAUTH_GITLAB_CLIENT_SECRET: z.string().optional(),
+  OAUTH_GITLAB_ISSUER: ZIssuer.default('https://gitlab.com'),
+  OAUTH_OIDC_ISSUER: ZIssuer.optional(),
+  OAUTH_OIDC_CLIENT_ID: z.string().optional(),
+  OAUTH_OIDC_CLIENT_SECRET: z.string().optional(),
+  OAUTH_OIDC_NAME: z.string().trim().min(1).max(60, 'must be at most 60 characters').default('Single sign-on'),
 });
+
+type Env = z.infer<typeof ZEnv>;
+
+/**
+ * A sign-in provider: `github` is plain OAuth 2 with its REST API for the profile; the others are
+ * OpenID Connect issuers found by discovery. Only providers whose variables are set exist.
+ */
+export type OAuthProviderConfig = {
+  id: 'github' | 'google' | 'gitlab' | 'oidc';
+  /** The button label. */
+  name: string;
+  kind: 'github' | 'oidc';
+  /** The OpenID Connect issuer (kind `oidc`). */
+  issuer?: string;
+  clientId: string;
+  /** Unset for a public client (PKCE only), allowed for the generic OIDC provider. */
+  clientSecret?: string;
+};
+
+/** The configured OAuth providers, and a problem for every half-configured one. */
+function oauthProviders(e: Env): { providers: OAuthProviderConfig[]; problems: string[] } {
+  const providers: OAuthProviderConfig[] = [];
+  const problems: string[] = [];
+  const pair = (prefix: string, id?: string, secret?: string) => {
+    if (Boolean(id) !== Boolean(secret)) {
+      problems.push(`${prefix}_CLIENT_ID and ${prefix}_CLIENT_SECRET: set both or neither`);
+      return null;
+    }
+    return id && secret ? { clientId: id, clientSecret: secret } : null;
+  };
+  const github = pair('OAUTH_GITHUB', e.OAUTH_GITHUB_CLIENT_ID, e.OAUTH_GITHUB_CLIENT_SECRET);
+  if (github) providers.push({ id: 'github', name: 'GitHub', kind: 'github', ...github });
+  const google = pair('OAUTH_GOOGLE', e.OAUTH_GOOGLE_CLIENT_ID, e.OAUTH_GOOGLE_CLIENT_SECRET);
+  if (google)
+    providers.push({ id: 'google', name: 'Google', kind: 'oidc', issuer: 'https://accounts.google.com', ...google });
+  const gitlab = pair('OAUTH_GITLAB', e.OAUTH_GITLAB_CLIENT_ID, e.OAUTH_GITLAB_CLIENT_SECRET);
+  if (gitlab) providers.push({ id: 'gitlab', name: 'GitLab', kind: 'oidc', issuer: e.OAUTH_GITLAB_ISSUER, ...gitlab });
+  if (Boolean(e.OAUTH_OIDC_ISSUER) !== Boolean(e.OAUTH_OIDC_CLIENT_ID)) {
+    problems.push('OAUTH_OIDC_ISSUER and OAUTH_OIDC_CLIENT_ID: set both or neither');
+  } else if (e.OAUTH_OIDC_ISSUER && e.OAUTH_OIDC_CLIENT_ID) {
+    providers.push({
+      id: 'oidc',
+      name: e.OAUTH_OIDC_NAME,
+      kind: 'oidc',
+      issuer: e.OAUTH_OIDC_ISSUER,
+      clientId: e.OAUTH_OIDC_CLIENT_ID,
+      clientSecret: e.OAUTH_OIDC_CLIENT_SECRET,
+    });
+  }
+  return { providers, problems };
+}
 
 export type Config = {
   port: number;
@@ -49,8 +122,10 @@ export type Config = {
   maintenance: boolean;
   debug: boolean;
   trustProxy: boolean;
-  logLevel: z.infer<typeof ZEnv>['LOG_LEVEL'];
-  env: z.infer<typeof ZEnv>['NODE_ENV'];
+  logLevel: Env['LOG_LEVEL'];
+  env: Env['NODE_ENV'];
+  /** Sign-in providers (OAUTH_*), in button order; empty when none is configured. */
+  oauthProviders: OAuthProviderConfig[];
 };
 
 export class ConfigError extends Error {
@@ -71,6 +146,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
   }
   const e = parsed.data;
+  const oauth = oauthProviders(e);
+  if (oauth.problems.length > 0) throw new ConfigError(oauth.problems);
   return {
     port: e.PORT,
     host: e.HOST,
@@ -85,5 +162,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
     env: e.NODE_ENV,
+    oauthProviders: oauth.providers,
   };
 }

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { buildApp, type App } from '../src/app';
+import { buildApp, type App, type AppOptions } from '../src/app';
 import type { Config } from '../src/config';
 import type { AuthLimits } from '../src/features/auth';
 import { openDatabase, type Database } from '../src/db';
@@ -95,6 +95,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     trustProxy: false,
     logLevel: 'silent',
     env: 'test',
+    oauthProviders: [],
     ...overrides,
   };
 }
@@ -106,6 +107,8 @@ export type TestAppOptions = {
   database?: Database;
   /** Rate limits of the sign-in calls (production values by default). */
   authLimits?: Partial<AuthLimits>;
+  /** Sees every route as it is registered. */
+  onRoute?: AppOptions['onRoute'];
 };
 
 export type TestApp = {
@@ -129,6 +132,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
       webDistDir: options.webDistDir,
       logger: false,
       authLimits: options.authLimits,
+      onRoute: options.onRoute,
     });
     return {
       app,

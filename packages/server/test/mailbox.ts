@@ -1,76 +1,19 @@
 import type { AddressInfo } from 'node:net';
+import { simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 
 /** A mail as the SMTP server received it, decoded enough to read codes and links. */
 export type ReceivedMail = { to: string[]; subject: string; text: string; html: string; raw: string };
 
-/** Decodes a MIME header value with RFC 2047 encoded words (`=?UTF-8?B?…?=`, `=?UTF-8?Q?…?=`). */
-function decodeHeader(value: string): string {
-  return value
-    .replace(/\?=\s+=\?/g, '?==?')
-    .replace(/=\?([^?]+)\?([BbQq])\?([^?]*)\?=/g, (_, _charset: string, encoding: string, data: string) =>
-      encoding.toUpperCase() === 'B'
-        ? Buffer.from(data, 'base64').toString('utf8')
-        : Buffer.from(
-            data
-              .replace(/_/g, ' ')
-              .replace(/=([0-9A-F]{2})/gi, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16))),
-            'latin1',
-          ).toString('utf8'),
-    );
-}
-
-function decodeQuotedPrintable(body: string): string {
-  const bytes = body
-    .replace(/=\r?\n/g, '')
-    .replace(/=([0-9A-F]{2})/gi, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
-  return Buffer.from(bytes, 'latin1').toString('utf8');
-}
-
-type Part = { headers: Record<string, string>; body: string };
-
-function splitPart(raw: string): Part {
-  const index = raw.search(/\r?\n\r?\n/);
-  const head = index < 0 ? raw : raw.slice(0, index);
-  const body = index < 0 ? '' : raw.slice(index).replace(/^\r?\n\r?\n/, '');
-  const headers: Record<string, string> = {};
-  for (const line of head.replace(/\r?\n[ \t]+/g, ' ').split(/\r?\n/)) {
-    const colon = line.indexOf(':');
-    if (colon > 0) headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
-  }
-  return { headers, body };
-}
-
-function decodeBody(part: Part): string {
-  const encoding = (part.headers['content-transfer-encoding'] ?? '').toLowerCase();
-  if (encoding === 'base64') return Buffer.from(part.body.replace(/\s+/g, ''), 'base64').toString('utf8');
-  if (encoding === 'quoted-printable') return decodeQuotedPrintable(part.body);
-  return part.body;
-}
-
-/** The leaf parts of a MIME message (multipart/alternative, mixed…), each decoded. */
-function leafParts(part: Part): { type: string; content: string }[] {
-  const type = part.headers['content-type'] ?? 'text/plain';
-  const boundary = /boundary="?([^";]+)"?/i.exec(type)?.[1];
-  if (!type.toLowerCase().startsWith('multipart/') || !boundary) {
-    return [{ type: type.split(';')[0]!.trim().toLowerCase(), content: decodeBody(part) }];
-  }
-  return part.body
-    .split(`--${boundary}`)
-    .slice(1)
-    .filter((chunk) => !chunk.startsWith('--'))
-    .flatMap((chunk) => leafParts(splitPart(chunk.replace(/^\r?\n/, ''))));
-}
-
-export function parseMail(raw: string, to: string[]): ReceivedMail {
-  const message = splitPart(raw);
-  const parts = leafParts(message);
+/** Parses a raw message with mailparser, keeping what tests read: subject, text and HTML. */
+export async function parseMail(raw: Buffer, to: string[]): Promise<ReceivedMail> {
+  const parsed = await simpleParser(raw);
   return {
     to,
-    subject: decodeHeader(message.headers.subject ?? ''),
-    text: parts.find((p) => p.type === 'text/plain')?.content ?? '',
-    html: parts.find((p) => p.type === 'text/html')?.content ?? '',
-    raw,
+    subject: parsed.subject ?? '',
+    text: parsed.text ?? '',
+    html: typeof parsed.html === 'string' ? parsed.html : '',
+    raw: raw.toString('utf8'),
   };
 }
 
@@ -90,9 +33,14 @@ export async function startMailbox() {
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => {
         const to = session.envelope.rcptTo.map((r) => r.address.toLowerCase());
-        mails.push(parseMail(Buffer.concat(chunks).toString('utf8'), to));
-        for (const wake of waiters) wake();
-        callback();
+        parseMail(Buffer.concat(chunks), to).then(
+          (mail) => {
+            mails.push(mail);
+            for (const wake of waiters) wake();
+            callback();
+          },
+          (error: unknown) => callback(error instanceof Error ? error : new Error(String(error))),
+        );
       });
     },
   });

@@ -10,3 +10,5 @@ export * from './schemas/auth';
 export * from './domain/graph';
 export * from './domain/tasks';
 export * from './domain/permissions';
+export * from './schemas/workspaces';
+export * from './schemas/pipelines';

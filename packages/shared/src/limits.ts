@@ -13,6 +13,8 @@ export const Limits = {
   code: { length: 6, ttlMinutes: 10, maxAttempts: 5 },
   /** Seconds before another code may be sent (product.md §9 `otp_timeout`). */
   otpTimeoutSeconds: 30,
+  /** Seconds before a workspace invite may be e-mailed again (resend). */
+  inviteResendSeconds: 30,
   accessTokenMinutes: 5,
   refreshTokenDays: 30,
   avatar: { maxBytes: 2 * 1024 * 1024 },

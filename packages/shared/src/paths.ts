@@ -9,6 +9,8 @@ export const paths = {
   docs: () => '/docs',
   versions: () => '/versions',
   oauth: () => '/oauth',
+  /** Where a provider sends the browser back (the redirect URI registered at the provider). */
+  oauthReturn: (provider: string) => `/oauth/${encodeURIComponent(provider)}`,
   logout: () => '/logout',
   login: () => '/login',
   register: () => '/register',

@@ -26,6 +26,14 @@ if (!('ResizeObserver' in window)) {
   Object.defineProperty(window, 'ResizeObserver', { writable: true, value: ResizeObserverStub });
 }
 
+// Mantine's autosize Textarea listens for web fonts loading (document.fonts), which jsdom lacks.
+if (!('fonts' in document)) {
+  Object.defineProperty(document, 'fonts', {
+    configurable: true,
+    value: { addEventListener: () => undefined, removeEventListener: () => undefined, ready: Promise.resolve() },
+  });
+}
+
 // React Router's <ScrollRestoration> scrolls the window, which jsdom does not implement.
 Object.defineProperty(window, 'scrollTo', { writable: true, value: () => undefined });
 

@@ -1,11 +1,16 @@
 import { sql } from 'drizzle-orm';
 import {
+  type AnyPgColumn,
   boolean,
+  check,
   customType,
+  date,
+  doublePrecision,
   index,
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   uniqueIndex,
@@ -44,7 +49,9 @@ export const users = pgTable(
     twoFactor: boolean('two_factor').notNull().default(false),
     /** Bumped on every avatar change (the image itself is in `avatars`); null: no avatar. */
     avatarVersion: integer('avatar_version'),
-    recentWorkspaceId: integer('recent_workspace_id'),
+    recentWorkspaceId: integer('recent_workspace_id').references((): AnyPgColumn => workspaces.id, {
+      onDelete: 'set null',
+    }),
     notifyBrowser: boolean('notify_browser').notNull().default(true),
     emailFrequency: varchar('email_frequency', { length: 16 }).notNull().default('daily'),
     ...timestamps,
@@ -182,3 +189,243 @@ export const appSecrets = pgTable('app_secrets', {
   value: text('value').notNull(),
   createdAt: at('created_at').notNull().defaultNow(),
 });
+
+/** A team's space (domain.md §1). `owner_id` mirrors the one `owner` membership, kept in step by delegation. */
+export const workspaces = pgTable(
+  'workspaces',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    name: varchar('name', { length: Limits.name.max }).notNull(),
+    description: text('description').notNull().default(''),
+    ownerId: integer('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'restrict' }),
+    ...timestamps,
+  },
+  (t) => [index('workspaces_owner_id_idx').on(t.ownerId)],
+);
+
+/**
+ * A user in a workspace with a role. The database itself keeps the team rules no race can break: one
+ * membership per user and workspace, exactly one `owner` per workspace.
+ */
+export const memberships = pgTable(
+  'memberships',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    workspaceId: integer('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    role: varchar('role', { length: 16 }).notNull(),
+    /** How they joined: by a link, by a user's invite, or null for the creator. */
+    invitedBy: varchar('invited_by', { length: 8 }),
+    inviterId: integer('inviter_id').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: at('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('memberships_workspace_user_key').on(t.workspaceId, t.userId),
+    uniqueIndex('memberships_one_owner_key')
+      .on(t.workspaceId)
+      .where(sql`role = 'owner'`),
+    index('memberships_user_id_idx').on(t.userId),
+    check('memberships_role_check', sql`${t.role} in ('guest', 'member', 'admin', 'owner')`),
+    check('memberships_invited_by_check', sql`${t.invitedBy} is null or ${t.invitedBy} in ('link', 'user')`),
+  ],
+);
+
+/**
+ * A direct invite: to an account (`user_id`) or to an e-mail with no account yet (`email`, lowercase;
+ * it reaches whoever verifies that address). `token_hash` is the keyed hash of the `/p/{token}` link.
+ */
+export const invites = pgTable(
+  'invites',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    workspaceId: integer('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    email: varchar('email', { length: Limits.email.max }),
+    role: varchar('role', { length: 16 }).notNull(),
+    inviterId: integer('inviter_id').references(() => users.id, { onDelete: 'set null' }),
+    tokenHash: varchar('token_hash', { length: 128 }).notNull(),
+    status: varchar('status', { length: 16 }).notNull().default('pending'),
+    createdAt: at('created_at').notNull().defaultNow(),
+    sentAt: at('sent_at').notNull().defaultNow(),
+    respondedAt: at('responded_at'),
+  },
+  (t) => [
+    uniqueIndex('invites_token_hash_key').on(t.tokenHash),
+    uniqueIndex('invites_pending_email_key')
+      .on(t.workspaceId, t.email)
+      .where(sql`status = 'pending'`),
+    uniqueIndex('invites_pending_user_key')
+      .on(t.workspaceId, t.userId)
+      .where(sql`status = 'pending'`),
+    index('invites_user_id_idx').on(t.userId),
+    index('invites_email_idx').on(t.email),
+    check('invites_addressee_check', sql`${t.userId} is not null or ${t.email} is not null`),
+    check('invites_email_lower_check', sql`${t.email} = lower(${t.email})`),
+    check('invites_role_check', sql`${t.role} in ('guest', 'member', 'admin')`),
+    check('invites_status_check', sql`${t.status} in ('pending', 'accepted', 'declined', 'cancelled')`),
+  ],
+);
+
+/**
+ * The invite link of a workspace (`/i/{token}`): at most one active. The token is kept as is, since
+ * admins see the active link again; it is random (256 bits) and disabled links stop working.
+ */
+export const inviteLinks = pgTable(
+  'invite_links',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    workspaceId: integer('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    token: varchar('token', { length: 64 }).notNull(),
+    role: varchar('role', { length: 16 }).notNull(),
+    createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: at('created_at').notNull().defaultNow(),
+    disabledAt: at('disabled_at'),
+  },
+  (t) => [
+    uniqueIndex('invite_links_token_key').on(t.token),
+    uniqueIndex('invite_links_active_key')
+      .on(t.workspaceId)
+      .where(sql`disabled_at is null`),
+    check('invite_links_role_check', sql`${t.role} in ('guest', 'member', 'admin')`),
+  ],
+);
+
+const reviewModeCheck = (column: AnyPgColumn) => sql`${column} in ('each_immediate', 'each_wait', 'any')`;
+
+/** Review settings a project gives its new stages, and each stage keeps its own copy of (domain.md §3). */
+const reviewSettings = {
+  reviewMode: varchar('review_mode', { length: 16 }).notNull().default('each_immediate'),
+  skipReviewIfNoReviewers: boolean('skip_review_if_no_reviewers').notNull().default(false),
+  acceptEditAsDone: boolean('accept_edit_as_done').notNull().default(false),
+  todoEnabled: boolean('todo_enabled').notNull().default(true),
+};
+
+/** A body of work inside one workspace (domain.md §1), with the review defaults of its new stages. */
+export const projects = pgTable(
+  'projects',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    workspaceId: integer('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    name: varchar('name', { length: Limits.name.max }).notNull(),
+    description: text('description').notNull().default(''),
+    ...reviewSettings,
+    ...timestamps,
+  },
+  (t) => [
+    index('projects_workspace_id_idx').on(t.workspaceId),
+    check('projects_review_mode_check', reviewModeCheck(t.reviewMode)),
+  ],
+);
+
+/**
+ * A diagram of stages inside a project. `version` grows with every save of the graph or of a stage,
+ * so a save made from a stale copy is refused (409) instead of silently undoing someone's work.
+ */
+export const pipelines = pgTable(
+  'pipelines',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    projectId: integer('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    name: varchar('name', { length: Limits.name.max }).notNull(),
+    description: text('description').notNull().default(''),
+    layout: varchar('layout', { length: 16 }).notNull().default('vertical'),
+    version: integer('version').notNull().default(0),
+    ...timestamps,
+  },
+  (t) => [
+    index('pipelines_project_id_idx').on(t.projectId),
+    check('pipelines_layout_check', sql`${t.layout} in ('horizontal', 'vertical')`),
+  ],
+);
+
+/**
+ * A node of a pipeline: its start (`root`), its `end`, or a `stage` with its settings. The partial
+ * unique index keeps one root and one end per pipeline whatever the code does.
+ */
+export const stages = pgTable(
+  'stages',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    pipelineId: integer('pipeline_id')
+      .notNull()
+      .references(() => pipelines.id, { onDelete: 'cascade' }),
+    kind: varchar('kind', { length: 8 }).notNull(),
+    name: varchar('name', { length: Limits.name.max }).notNull(),
+    description: text('description').notNull().default(''),
+    x: doublePrecision('x').notNull().default(0),
+    y: doublePrecision('y').notNull().default(0),
+    ...reviewSettings,
+    /** Days after the task becomes ready, or a fixed date, or neither (never both). */
+    defaultDueDays: integer('default_due_days'),
+    defaultDueDate: date('default_due_date', { mode: 'string' }),
+    ...timestamps,
+  },
+  (t) => [
+    index('stages_pipeline_id_idx').on(t.pipelineId),
+    uniqueIndex('stages_one_root_end_key')
+      .on(t.pipelineId, t.kind)
+      .where(sql`kind in ('root', 'end')`),
+    check('stages_kind_check', sql`${t.kind} in ('root', 'end', 'stage')`),
+    check('stages_review_mode_check', reviewModeCheck(t.reviewMode)),
+    check('stages_due_days_check', sql`${t.defaultDueDays} is null or ${t.defaultDueDays} >= 0`),
+    check('stages_due_one_kind_check', sql`${t.defaultDueDays} is null or ${t.defaultDueDate} is null`),
+  ],
+);
+
+/** A connection of a pipeline: `source` must be done before `target` is ready. */
+export const stageEdges = pgTable(
+  'stage_edges',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    pipelineId: integer('pipeline_id')
+      .notNull()
+      .references(() => pipelines.id, { onDelete: 'cascade' }),
+    sourceId: integer('source_id')
+      .notNull()
+      .references(() => stages.id, { onDelete: 'cascade' }),
+    targetId: integer('target_id')
+      .notNull()
+      .references(() => stages.id, { onDelete: 'cascade' }),
+  },
+  (t) => [
+    uniqueIndex('stage_edges_source_target_key').on(t.sourceId, t.targetId),
+    index('stage_edges_pipeline_id_idx').on(t.pipelineId),
+    index('stage_edges_target_id_idx').on(t.targetId),
+    check('stage_edges_no_self_loop_check', sql`${t.sourceId} <> ${t.targetId}`),
+  ],
+);
+
+/**
+ * Default assignees and reviewers of a stage: rows, not arrays, so a deleted user disappears with
+ * the cascade and "stages where I am a default reviewer" is an indexed lookup for the task lists.
+ * Reads keep only users who are still members of the workspace.
+ */
+const stagePeople = (name: string) =>
+  pgTable(
+    name,
+    {
+      stageId: integer('stage_id')
+        .notNull()
+        .references(() => stages.id, { onDelete: 'cascade' }),
+      userId: integer('user_id')
+        .notNull()
+        .references(() => users.id, { onDelete: 'cascade' }),
+    },
+    (t) => [primaryKey({ columns: [t.stageId, t.userId] }), index(`${name}_user_id_idx`).on(t.userId)],
+  );
+export const stageDefaultAssignees = stagePeople('stage_default_assignees');
+export const stageDefaultReviewers = stagePeople('stage_default_reviewers');

@@ -23,7 +23,7 @@ export class AppError extends Error {
     /** Extra headers, such as `Retry-After`. */
     readonly headers: Record<string, string> = {},
     /** Extra fields of the body beside `detail` and `code`, such as a login's `ephemeral_token`. */
-    readonly extra: Record<string, string> = {},
+    readonly extra: Record<string, string | number> = {},
   ) {
     super(detail);
     this.name = 'AppError';
@@ -77,7 +77,7 @@ function sendError(
   code: TErrorCode,
   detail?: string,
   params?: Record<string, string | number>,
-  extra: Record<string, string> = {},
+  extra: Record<string, string | number> = {},
 ) {
   const body: TErrorBody = { ...extra, detail: request.t(detail ?? ErrorMessages[code], params ?? {}), code };
   return reply.status(ErrorStatus[code]).type('application/json; charset=utf-8').send(body);

@@ -121,6 +121,34 @@ export type TSession = z.infer<typeof ZSession>;
 export const ZOAuthProvider = z.object({ id: z.string(), name: z.string() });
 export type TOAuthProvider = z.infer<typeof ZOAuthProvider>;
 
+/** A provider id in a path: what the server configures (`github`, `google`, `gitlab`, `oidc`). */
+export const ZOAuthProviderParams = z.object({ provider: z.string().regex(/^[a-z][a-z0-9_-]{0,31}$/) });
+
+/** GET oauth/login/{provider}/start/?next=: where to go after signing in (a path of this site). */
+export const ZOAuthStartQuery = z.object({ next: z.string().max(2048).optional() });
+
+/** GET oauth/login/{provider}/?code=&state=: the provider's answer, as the /oauth screen got it. */
+export const ZOAuthCallbackQuery = z.object({
+  code: z.string().min(1).max(4096),
+  state: z.string().min(1).max(512),
+});
+
+/** POST oauth/link/{provider}/: where to send the browser to link an account. */
+export const ZOAuthLinkStart = z.object({ url: z.string() });
+
+const next = z.string().optional().describe('The path asked for when the sign-in started');
+/**
+ * GET oauth/login/{provider}/: signed in (tokens; `linked` when an existing account was just linked
+ * by its verified e-mail), a 2FA step (`ephemeral_token`, a code is e-mailed), or, for a link
+ * started from the profile, `linked` with no tokens.
+ */
+export const ZOAuthLoginResult = z.union([
+  ZTokens.extend({ next, linked: z.boolean().optional() }),
+  ZEphemeral.extend({ next }),
+  z.object({ linked: z.literal(true), provider: z.string(), next }),
+]);
+export type TOAuthLoginResult = z.infer<typeof ZOAuthLoginResult>;
+
 /** 403 of users/login/ for an unverified e-mail: a new code is e-mailed, `ephemeral_token` checks it. */
 export const ZEmailNotVerified = z.object({
   detail: z.string(),

@@ -1,4 +1,5 @@
 import { ZPublicConfig, type TPublicConfig } from '@stageline/shared';
+import { purgeStalePipelineStates } from '../features/pipelines';
 import { setDebug } from '../shared/api';
 import { i18n } from '../shared/i18n';
 import { useShellStore } from '../shared/lib/shell-store';
@@ -30,5 +31,7 @@ export async function boot(fetchImpl: typeof fetch = fetch): Promise<TPublicConf
   }
   useShellStore.getState().setMaintenance(config.maintenance);
   setDebug(config.debug);
+  // Unsaved diagrams older than 15 days go, unless in maintenance (product.md §4).
+  purgeStalePipelineStates({ maintenance: useShellStore.getState().maintenance });
   return config;
 }

@@ -7,5 +7,6 @@ export { defaultAuthLimits, type AuthLimits, type RateRule } from './rate-limits
 export { loadSigningSecret } from './secret';
 export { issueSession, listSessions, revokeSession, revokeUserSessions } from './sessions';
 export { createKeys, hashSecret, randomToken, type TokenKeys } from './tokens';
-export { assertAvailable, findUserById, isUniqueViolation } from './users-lookup';
+export { assertAvailable, findUserByEmail, findUserById, findUserByLogin, isUniqueViolation } from './users-lookup';
+export { beginSecondFactor } from './service';
 export { authRoutes } from './routes';

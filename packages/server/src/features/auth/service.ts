@@ -60,11 +60,17 @@ export async function logIn(
     const ephemeral_token = await signEphemeral(ctx.keys, user.id, 'register');
     throw new AppError('email_not_verified', undefined, {}, {}, { ephemeral_token });
   }
-  if (user.twoFactor) {
-    await sendCode(ctx, { user, purpose: 'login', whenTooSoon: 'skip' });
-    return { ephemeral_token: await signEphemeral(ctx.keys, user.id, 'login') };
-  }
+  if (user.twoFactor) return beginSecondFactor(ctx, user);
   return issueSession(ctx, { userId: user.id, client });
+}
+
+/**
+ * The second step of a sign-in with 2FA on (password or OAuth): e-mails a login code (keeping one
+ * sent less than 30 s ago) and answers the ephemeral token that `otp/check/` takes with it.
+ */
+export async function beginSecondFactor(ctx: AuthContext, user: UserRow): Promise<{ ephemeral_token: string }> {
+  await sendCode(ctx, { user, purpose: 'login', whenTooSoon: 'skip' });
+  return { ephemeral_token: await signEphemeral(ctx.keys, user.id, 'login') };
 }
 
 const codePurposeOf: Record<EphemeralPurpose, CodePurpose> = { register: 'verify_email', login: 'login' };

@@ -1,5 +1,5 @@
 import type { TFunction } from 'i18next';
-import { Limits, type TLanguage } from '@stageline/shared';
+import { Limits, type TAssignableRole, type TLanguage } from '@stageline/shared';
 import { translatorFor } from '../../http/i18n';
 
 /** A rendered mail, ready for the outbox or SMTP. */
@@ -13,7 +13,13 @@ export type MailTemplate =
   | { kind: 'code'; purpose: CodeMailPurpose; code: string }
   | { kind: 'password_reset'; link: string; minutes: number }
   | { kind: 'email_change'; link: string; email: string; hours: number }
-  | { kind: 'password_changed'; resetLink: string };
+  | { kind: 'password_changed'; resetLink: string }
+  | { kind: 'workspace_invite'; workspace: string; inviter: string; role: TAssignableRole; link: string };
+
+function roleName(t: TFunction, role: TAssignableRole): string {
+  const names: Record<TAssignableRole, string> = { guest: t('Guest'), member: t('Member'), admin: t('Admin') };
+  return names[role];
+}
 
 type Block = { text: string } | { code: string } | { link: string; label: string } | { note: string };
 
@@ -83,6 +89,25 @@ function compose(t: TFunction, template: MailTemplate): { subject: string; block
           { text: t('The password of your Stageline account was just changed.') },
           { text: t('If it was not you, reset your password now:') },
           { link: template.resetLink, label: t('Reset password') },
+        ],
+      };
+    case 'workspace_invite':
+      return {
+        subject: t('{{inviter}} invited you to {{workspace}} on Stageline', {
+          inviter: template.inviter,
+          workspace: template.workspace,
+        }),
+        blocks: [
+          {
+            text: t('{{inviter}} invited you to join the workspace {{workspace}} as {{role}}.', {
+              inviter: template.inviter,
+              workspace: template.workspace,
+              role: roleName(t, template.role),
+            }),
+          },
+          { link: template.link, label: t('Accept invite') },
+          { text: t('Sign in or create an account with this e-mail address to accept or decline it.') },
+          { note: t('If you did not expect this, ignore this e-mail.') },
         ],
       };
   }

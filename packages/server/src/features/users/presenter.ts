@@ -13,7 +13,11 @@ export function avatarUrl(userId: number, version: number | null): string | null
  * What the signed-in user sees of their own account (GET users/me/). Built field by field: no hash
  * of a password, code or token can leave by accident.
  */
-export function presentMe(user: UserRow, oauthAccounts: { provider: string; email: string | null }[]): TMe {
+export function presentMe(
+  user: UserRow,
+  oauthAccounts: { provider: string; email: string | null }[],
+  workspaceIds: number[],
+): TMe {
   const language: TLanguage = isLanguage(user.language) ? user.language : 'en';
   const frequency = frequencies.find((f) => f === user.emailFrequency) ?? 'daily';
   return {
@@ -26,7 +30,7 @@ export function presentMe(user: UserRow, oauthAccounts: { provider: string; emai
     two_factor: user.twoFactor,
     recent_workspace: user.recentWorkspaceId,
     avatar: avatarUrl(user.id, user.avatarVersion),
-    workspaces: [],
+    workspaces: workspaceIds,
     has_password: user.passwordHash !== null,
     oauth_accounts: oauthAccounts.map((account) => ({ provider: account.provider, email: account.email })),
     notify_browser: user.notifyBrowser,

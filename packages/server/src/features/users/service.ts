@@ -1,7 +1,7 @@
 import { and, eq, gt, isNull } from 'drizzle-orm';
 import type { TMe, TUserPatch } from '@stageline/shared';
 import { schema } from '../../db';
-import { AppError } from '../../http/errors';
+import { AppError, FieldError } from '../../http/errors';
 import {
   assertAvailable,
   consumeCode,
@@ -16,6 +16,7 @@ import {
   type AuthUser,
   type UserRow,
 } from '../auth';
+import { membershipOf, workspaceIdsOf } from '../workspaces';
 import { presentMe } from './presenter';
 
 /** E-mail change links live a day: the new mailbox may be one the user reads later. */
@@ -34,7 +35,7 @@ export async function getMe(ctx: AuthContext, userId: number): Promise<TMe> {
     .select({ provider: schema.oauthAccounts.provider, email: schema.oauthAccounts.email })
     .from(schema.oauthAccounts)
     .where(eq(schema.oauthAccounts.userId, userId));
-  return presentMe(user, accounts);
+  return presentMe(user, accounts, await workspaceIdsOf(ctx.db, userId));
 }
 
 /** PATCH users/{id}/: a user edits only their own profile; anyone else's id answers 404. */
@@ -44,6 +45,10 @@ export async function updateProfile(
 ): Promise<TMe> {
   if (actor.id !== userId) throw new AppError('not_found');
   if (patch.username !== undefined) await assertAvailable(ctx.db, { username: patch.username, exceptUserId: actor.id });
+  if (typeof patch.recent_workspace === 'number') {
+    const member = await membershipOf(ctx.db, { userId: actor.id, workspaceId: patch.recent_workspace });
+    if (!member) throw new FieldError({ recent_workspace: ['You are not a member of this workspace.'] });
+  }
   const changes: Partial<typeof schema.users.$inferInsert> = {
     username: patch.username,
     firstName: patch.first_name,

@@ -57,11 +57,14 @@ describe('signed-in routes need a session', () => {
 describe('PATCH users/{id}/', () => {
   test('edits your own profile', async () => {
     const account = await signUp(t.app, mailbox);
+    // recent_workspace must be a workspace the user belongs to (more in workspaces.test.ts).
+    const created = await call('POST', '/api/workspaces/', account.tokens, { name: 'Mine' });
+    const workspaceId = created.json<{ id: number }>().id;
     const response = await call('PATCH', `/api/users/${account.id}/`, account.tokens, {
       first_name: ' Grace ',
       last_name: 'Hopper',
       language: 'ru',
-      recent_workspace: 7,
+      recent_workspace: workspaceId,
       notify_browser: false,
       email_frequency: 'weekly',
     });
@@ -70,7 +73,7 @@ describe('PATCH users/{id}/', () => {
       first_name: 'Grace',
       last_name: 'Hopper',
       language: 'ru',
-      recent_workspace: 7,
+      recent_workspace: workspaceId,
       notify_browser: false,
       email_frequency: 'weekly',
     });

@@ -2,6 +2,7 @@ import {
   ActionIcon,
   Alert,
   AppShell,
+  Box,
   Burger,
   Group,
   Menu,
@@ -27,6 +28,7 @@ import { Link, Outlet, useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { paths, StorageKeys } from '@stageline/shared';
 import { displayName, RequireSession, UserAvatar, useCurrentUser } from '../../features/auth';
+import { WorkspaceSwitcher } from '../../features/workspaces';
 import { useShellStore } from '../../shared/lib/shell-store';
 import { Logo } from '../../shared/ui/logo';
 import { Breadcrumbs } from './breadcrumbs';
@@ -119,6 +121,9 @@ function AppShellLayout() {
               </>
             ) : null}
             <Logo to={paths.app.dashboard()} />
+            <Box visibleFrom="sm">
+              <WorkspaceSwitcher />
+            </Box>
             <div className={classes.crumbs}>
               <Breadcrumbs />
             </div>
@@ -187,6 +192,9 @@ function AppShellLayout() {
       </AppShell.Header>
       {sidebarEnabled ? (
         <AppShell.Navbar p="xs" data-testid="sidebar" aria-label={t('Main navigation')}>
+          <AppShell.Section hiddenFrom="sm" mb="xs">
+            <WorkspaceSwitcher testId="workspace-switcher-sidebar" fullWidth />
+          </AppShell.Section>
           <AppShell.Section grow component={ScrollArea}>
             {navLinks}
           </AppShell.Section>

@@ -18,11 +18,11 @@ export function Breadcrumbs() {
     <MantineBreadcrumbs aria-label={t('Breadcrumbs')} data-testid="breadcrumbs" separatorMargin={6}>
       {crumbs.map((crumb, index) =>
         crumb.to && index < crumbs.length - 1 ? (
-          <Anchor key={`${index}-${crumb.label}`} component={Link} to={crumb.to} size="sm">
+          <Anchor key={index} component={Link} to={crumb.to} size="sm">
             {crumb.label}
           </Anchor>
         ) : (
-          <Text key={`${index}-${crumb.label}`} size="sm" fw={500} truncate>
+          <Text key={index} size="sm" fw={500} truncate>
             {crumb.label}
           </Text>
         ),

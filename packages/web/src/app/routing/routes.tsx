@@ -1,6 +1,8 @@
 import { Navigate, type RouteObject } from 'react-router';
 import { paths } from '@stageline/shared';
 import { RequireSession } from '../../features/auth';
+import { PipelineCrumb } from '../../features/pipelines/crud';
+import { ProjectCrumb } from '../../features/projects';
 import { AppLayout } from '../layouts/app-layout';
 import { AuthLayout } from '../layouts/auth-layout';
 import { PublicLayout } from '../layouts/public-layout';
@@ -21,7 +23,6 @@ export const routes: RouteObject[] = [
     errorElement: <RouteErrorScreen />,
     hydrateFallbackElement: <BootLoader />,
     children: [
-      { path: 'oauth', lazy: lazyScreen(() => import('../../features/auth/routes/oauth-return')) },
       { path: 'logout', lazy: lazyScreen(() => import('../../features/auth/routes/logout')) },
       {
         element: <PublicLayout />,
@@ -47,6 +48,9 @@ export const routes: RouteObject[] = [
           { path: 'login', lazy: lazyScreen(() => import('../../features/auth/routes/login')) },
           { path: 'register', lazy: lazyScreen(() => import('../../features/auth/routes/register')) },
           { path: 'reset_pass', lazy: lazyScreen(() => import('../../features/auth/routes/reset-password')) },
+          // Where providers send the browser back; /oauth/{provider} is the registered redirect URI.
+          { path: 'oauth', lazy: lazyScreen(() => import('../../features/auth/routes/oauth-return')) },
+          { path: 'oauth/:provider', lazy: lazyScreen(() => import('../../features/auth/routes/oauth-return')) },
         ],
       },
       {
@@ -83,8 +87,8 @@ export const routes: RouteObject[] = [
           {
             path: 'projects/:projectId',
             handle: {
-              crumb: (params, t) => ({
-                label: t('Project {{id}}', { id: params.projectId }),
+              crumb: (params) => ({
+                label: <ProjectCrumb projectId={params.projectId} />,
                 to: paths.app.project(params.projectId ?? ''),
               }),
             } satisfies TRouteHandle,
@@ -103,8 +107,8 @@ export const routes: RouteObject[] = [
               {
                 path: 'pipelines/:pipelineId',
                 handle: {
-                  crumb: (params, t) => ({
-                    label: t('Pipeline {{id}}', { id: params.pipelineId }),
+                  crumb: (params) => ({
+                    label: <PipelineCrumb pipelineId={params.pipelineId} />,
                     to: paths.app.pipeline(params.projectId ?? '', params.pipelineId ?? ''),
                   }),
                 } satisfies TRouteHandle,

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type {
   TLogin,
   TMe,
+  TOAuthLoginResult,
   TOAuthProvider,
   TRegister,
   TTokenPair,
@@ -50,7 +51,31 @@ export const oauthProvidersQueryOptions = () =>
   });
 
 /** Where a provider's button leads: the server starts the authorization-code flow there. */
-export const oauthStartUrl = (provider: string) => `/api/oauth/login/${encodeURIComponent(provider)}/start/`;
+export const oauthStartUrl = (provider: string, next?: string | null) =>
+  `/api/oauth/login/${encodeURIComponent(provider)}/start/${next ? `?next=${encodeURIComponent(next)}` : ''}`;
+
+/** What the provider sent the browser back with, passed on to the server as it came. */
+export type TOAuthCallback = { code: string; state: string; iss?: string };
+
+const oauthFinishing = new Map<string, Promise<TOAuthLoginResult>>();
+
+/**
+ * GET oauth/login/{provider}/: exchanges the provider's code (the flow cookie proves this browser
+ * started it). A code works once, so a screen mounted twice (React's strict mode) shares one call.
+ */
+export function finishOAuth(provider: string, callback: TOAuthCallback): Promise<TOAuthLoginResult> {
+  const key = `${provider} ${callback.code}`;
+  let call = oauthFinishing.get(key);
+  if (!call) {
+    call = api.get<TOAuthLoginResult>(`oauth/login/${encodeURIComponent(provider)}/`, { ...quiet, query: callback });
+    oauthFinishing.set(key, call);
+  }
+  return call;
+}
+
+/** POST oauth/link/{provider}/: the provider URL that links an account to the signed-in user. */
+export const startOAuthLink = (provider: string) =>
+  api.post<{ url: string }>(`oauth/link/${encodeURIComponent(provider)}/`, undefined, { silent: true });
 
 export const isTokens = (answer: unknown): answer is TTokenPair =>
   typeof (answer as Partial<TTokenPair> | null)?.access === 'string' &&

@@ -7,5 +7,5 @@ export { PasswordStrengthMeter } from './components/password-strength-meter';
 export { SessionKeeper } from './session/session-keeper';
 export { displayName, signIn, signOut, useCurrentUser, useSession, type TSessionStatus } from './session/session';
 export { loginPath, sanitizeNext } from './session/next-path';
-export { meQueryKey, meQueryOptions, sendCode } from './api';
+export { meQueryKey, meQueryOptions, oauthProvidersQueryOptions, sendCode, startOAuthLink } from './api';
 export { passwordMismatch, withPasswordConfirm } from './lib/password-confirm';

@@ -48,6 +48,18 @@ export async function setTwoFactor(enabled: boolean, code: string): Promise<void
   queryClient.setQueryData<TMe>(meQueryKey, (old) => (old ? { ...old, two_factor: enabled } : old));
 }
 
+/** DELETE users/me/oauth/{provider}/: refused (400) for the last way to sign in. */
+export async function unlinkOAuth(provider: string): Promise<string | null> {
+  const answer = await api.delete<{ detail?: string } | undefined>(
+    `users/me/oauth/${encodeURIComponent(provider)}/`,
+    silent,
+  );
+  queryClient.setQueryData<TMe>(meQueryKey, (old) =>
+    old ? { ...old, oauth_accounts: old.oauth_accounts.filter((account) => account.provider !== provider) } : old,
+  );
+  return answer?.detail ?? null;
+}
+
 export const sessionsQueryKey = ['users', 'me', 'sessions'] as const;
 export const sessionsQueryOptions = () =>
   queryOptions({

@@ -1,2 +1,8 @@
-export { getCurrentWorkspaceId } from './current-workspace';
+/** What the rest of the app may use of the workspaces feature (STYLE.md: features talk through exports). */
+export { getCurrentWorkspaceId, setCurrentWorkspaceId } from './current-workspace';
 export { RequireWorkspace } from './components/require-workspace';
+export { WorkspaceSwitcher } from './components/workspace-switcher';
+export { RoleBadge } from './components/role-badge';
+export { useCurrentWorkspaceId } from './hooks/use-current-workspace';
+export { useSwitchWorkspace } from './hooks/use-switch-workspace';
+export { useWorkspace, useWorkspaces, workspaceKeys, workspaceQueryOptions, workspacesQueryOptions } from './api';

@@ -15,7 +15,7 @@ export function OAuthButtons({ next }: { next?: string | null }) {
         <Button
           key={provider.id}
           component="a"
-          href={`${oauthStartUrl(provider.id)}${next ? `?next=${encodeURIComponent(next)}` : ''}`}
+          href={oauthStartUrl(provider.id, next)}
           variant="default"
           fullWidth
           data-testid={`oauth-${provider.id}`}

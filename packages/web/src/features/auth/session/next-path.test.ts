@@ -34,6 +34,7 @@ describe('sanitizeNext', () => {
     expect(sanitizeNext('/register')).toBeNull();
     expect(sanitizeNext('/reset_pass')).toBeNull();
     expect(sanitizeNext('/oauth')).toBeNull();
+    expect(sanitizeNext('/oauth/github?code=x')).toBeNull();
   });
 
   it('normalises dot segments before deciding', () => {

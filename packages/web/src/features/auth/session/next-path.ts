@@ -21,7 +21,7 @@ export function sanitizeNext(raw: string | null | undefined): string | null {
   }
   if (url.origin !== base) return null;
   const path = url.pathname.replace(/\/+$/, '') || '/';
-  if (authPaths.includes(path)) return null;
+  if (authPaths.includes(path) || path.startsWith(`${paths.oauth()}/`)) return null;
   return `${url.pathname}${url.search}${url.hash}`;
 }
 

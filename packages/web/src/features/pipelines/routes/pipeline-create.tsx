@@ -1,8 +1,61 @@
+import { Alert } from '@mantine/core';
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { Placeholder } from '../../../shared/ui/placeholder';
+import { can, paths, type TProject } from '@stageline/shared';
+import { formError } from '../../../shared/lib/form-errors';
+import { RecordView } from '../../../shared/records';
+import { PageCard } from '../../../shared/ui/page-card';
+import { showToast } from '../../../shared/ui/toast';
+import { useOpenProject, useProjectRecord, useWorkspaceRole } from '../../projects';
+import { useCreatePipeline } from '../crud-api';
+import { PipelineForm, pipelineBody, pipelineFormFields, type TPipelineFormValues } from '../crud/pipeline-form';
 
-/** Built by a later issue; see docs/decisions.md on placeholders. */
+/** Creates a pipeline (it starts with its start and end stages), then opens the flow editor. */
 export default function PipelineCreateScreen() {
   const { t } = useTranslation();
-  return <Placeholder title={t('Create pipeline')} />;
+  const project = useProjectRecord();
+  useOpenProject(project.data);
+  return (
+    <RecordView record={project} title={t('Create pipeline')}>
+      {(data) => <CreatePipeline project={data} />}
+    </RecordView>
+  );
+}
+
+function CreatePipeline({ project }: { project: TProject }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const role = useWorkspaceRole(project.workspace);
+  const create = useCreatePipeline();
+  const [problem, setProblem] = useState<string | null>(null);
+
+  const submit = async (values: TPipelineFormValues, setErrors: (errors: Record<string, string>) => void) => {
+    setProblem(null);
+    try {
+      const pipeline = await create.mutateAsync({ project: project.id, ...pipelineBody(values) });
+      showToast({ kind: 'success', message: t('Pipeline created') });
+      await navigate(paths.app.pipelineFlow(project.id, pipeline.id));
+    } catch (error) {
+      setProblem(formError(error, { fields: pipelineFormFields, setErrors, fallback: t('Data was not saved') }));
+    }
+  };
+
+  return (
+    <PageCard title={t('Create pipeline')}>
+      {role !== null && !can(role, 'pipeline', 'create') ? (
+        <Alert color="yellow" data-testid="pipeline-create-denied">
+          {t('Your role does not allow creating pipelines in this project.')}
+        </Alert>
+      ) : (
+        <PipelineForm
+          initialValues={{ name: '', description: '', layout: 'vertical' }}
+          onSubmit={submit}
+          submitLabel={t('Create')}
+          testPrefix="pipeline-create"
+          problem={problem}
+        />
+      )}
+    </PageCard>
+  );
 }

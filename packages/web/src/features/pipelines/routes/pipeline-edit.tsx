@@ -1,8 +1,65 @@
+import { Alert } from '@mantine/core';
+import { useNavigate, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { Placeholder } from '../../../shared/ui/placeholder';
+import { can, paths, type TPipeline, type TRole } from '@stageline/shared';
+import { parseRecordId, RecordDeleteButton, RecordView, type TRecord } from '../../../shared/records';
+import { PageCard } from '../../../shared/ui/page-card';
+import { useOpenProject, useProject, useWorkspaceRole } from '../../projects';
+import type { TPipelinePatch } from '../crud-api';
+import { PipelineForm, pipelineBody, pipelineFormFields, type TPipelineFormValues } from '../crud/pipeline-form';
+import { usePipelineRecord } from '../crud/use-pipeline-record';
 
-/** Built by a later issue; see docs/decisions.md on placeholders. */
+/** Edits a pipeline's name, description and layout (Members and above); Delete for Admins. */
 export default function PipelineEditScreen() {
   const { t } = useTranslation();
-  return <Placeholder title={t('Edit pipeline')} />;
+  const projectId = parseRecordId(useParams().projectId) ?? 0;
+  const project = useProject(projectId, projectId > 0);
+  useOpenProject(project.data);
+  const role = useWorkspaceRole(project.data?.workspace);
+  const record = usePipelineRecord(projectId);
+  return (
+    <RecordView record={record} title={t('Edit pipeline')}>
+      {(pipeline) => <EditPipeline key={pipeline.id} pipeline={pipeline} record={record} role={role} />}
+    </RecordView>
+  );
+}
+
+function EditPipeline({
+  pipeline,
+  record,
+  role,
+}: {
+  pipeline: TPipeline;
+  record: TRecord<TPipeline, TPipelinePatch>;
+  role: TRole | null;
+}) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+
+  const submit = async (values: TPipelineFormValues, setErrors: (errors: Record<string, string>) => void) => {
+    const saved = await record.save(pipelineBody(values), { fields: pipelineFormFields, setErrors });
+    if (saved) await navigate(paths.app.pipeline(saved.project, saved.id));
+  };
+
+  return (
+    <PageCard title={t('Edit pipeline')}>
+      {role !== null && !can(role, 'pipeline', 'update') ? (
+        <Alert color="yellow" data-testid="pipeline-edit-denied">
+          {t('Your role does not allow editing this pipeline.')}
+        </Alert>
+      ) : (
+        <PipelineForm
+          initialValues={{ name: pipeline.name, description: pipeline.description, layout: pipeline.layout }}
+          onSubmit={submit}
+          submitLabel={t('Save')}
+          testPrefix="pipeline-edit"
+          extraActions={
+            can(role, 'pipeline', 'delete') ? (
+              <RecordDeleteButton record={record} name={pipeline.name} testId="pipeline-delete" />
+            ) : null
+          }
+        />
+      )}
+    </PageCard>
+  );
 }

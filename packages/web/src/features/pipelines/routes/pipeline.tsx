@@ -1,8 +1,262 @@
+import {
+  ActionIcon,
+  Alert,
+  Badge,
+  Button,
+  Center,
+  Drawer,
+  Group,
+  Loader,
+  SegmentedControl,
+  Stack,
+  Text,
+  Tooltip,
+} from '@mantine/core';
+import { IconMaximize, IconMinimize } from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
+import { ReactFlowProvider, useReactFlow } from '@xyflow/react';
+import { useCallback, useEffect, useMemo, useState, type MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Placeholder } from '../../../shared/ui/placeholder';
+import { Link } from 'react-router';
+import {
+  paths,
+  TaskStatuses,
+  TaskStatusLabels,
+  type TLayout,
+  type TPipeline,
+  type TPipelineNode,
+} from '@stageline/shared';
+import { PageCard } from '../../../shared/ui/page-card';
+import { pipelineQuery, usePipeline, withStages } from '../api';
+import classes from '../components/flow.module.css';
+import { PipelineDiagram } from '../components/pipeline-diagram';
+import { StageSettingsDrawer } from '../components/stage-settings-form';
+import { StageSummary } from '../components/stage-summary';
+import { usePipelineRouteIds } from '../hooks/use-route-ids';
+import { usePipelineViewState } from '../hooks/use-pipeline-view-state';
+import { needsLayout, pipelineToSnapshot, type TFlowNode } from '../lib/graph-model';
+import { layoutGraph } from '../lib/layout';
 
-/** Built by a later issue; see docs/decisions.md on placeholders. */
+/** `.../pipelines/{pipelineId}`: the diagram with task counters; its view state lives in the URL. */
 export default function PipelineScreen() {
   const { t } = useTranslation();
-  return <Placeholder title={t('Pipeline')} />;
+  const ids = usePipelineRouteIds();
+  const pipeline = usePipeline(ids?.pipelineId ?? 0);
+  if (!ids) return <Alert color="red">{t('Error loading context: no id provided')}</Alert>;
+  if (pipeline.isPending)
+    return (
+      <Center mih={300}>
+        <Loader />
+      </Center>
+    );
+  if (pipeline.isError)
+    return (
+      <Alert color="red" data-testid="pipeline-load-error">
+        {t('Error while loading data')}
+      </Alert>
+    );
+  return (
+    <ReactFlowProvider>
+      <PipelineView pipeline={pipeline.data} projectId={ids.projectId} />
+    </ReactFlowProvider>
+  );
+}
+
+function PipelineView({ pipeline, projectId }: { pipeline: TPipeline; projectId: number }) {
+  const { t } = useTranslation();
+  const view = usePipelineViewState();
+  const flow = useReactFlow<TFlowNode>();
+  const queryClient = useQueryClient();
+  const [editing, setEditing] = useState<TPipelineNode[] | null>(null);
+  const layout: TLayout = view.horizontal === null ? pipeline.layout : view.horizontal ? 'horizontal' : 'vertical';
+  const base = useMemo(() => pipelineToSnapshot(pipeline, layout), [pipeline, layout]);
+  const [positions, setPositions] = useState<Map<string, { x: number; y: number }> | null>(null);
+  const unplaced = needsLayout(base.nodes);
+  useEffect(() => {
+    if (!unplaced) return;
+    let live = true;
+    void layoutGraph(
+      base.nodes.map((n) => ({ id: n.id })),
+      base.edges,
+      layout,
+    ).then((result) => {
+      if (!live) return;
+      setPositions(result);
+      requestAnimationFrame(() => void flow.fitView({ padding: 0.15, maxZoom: 1.25 }));
+    });
+    return () => {
+      live = false;
+    };
+  }, [unplaced, base, layout, flow]);
+  useEffect(() => {
+    requestAnimationFrame(() => void flow.fitView({ padding: 0.15, maxZoom: 1.25 }));
+  }, [layout, view.fullscreen, flow]);
+
+  const selected = useMemo(() => new Set(view.selected.map(String)), [view.selected]);
+  const nodes = useMemo(
+    () =>
+      base.nodes.map((n) => {
+        const position = unplaced ? positions?.get(n.id) : undefined;
+        const isSelected = selected.has(n.id);
+        return position || isSelected ? { ...n, position: position ?? n.position, selected: isSelected } : n;
+      }),
+    [base.nodes, positions, unplaced, selected],
+  );
+
+  const onNodeClick = useCallback(
+    (event: MouseEvent, node: TFlowNode) => {
+      if (node.data.kind !== 'stage') return;
+      const id = Number(node.id);
+      const many = event.shiftKey || event.ctrlKey || event.metaKey;
+      if (!many) view.select(view.selected.length === 1 && view.selected[0] === id ? [] : [id]);
+      else view.select(view.selected.includes(id) ? view.selected.filter((s) => s !== id) : [...view.selected, id]);
+    },
+    [view],
+  );
+  const onNodeDoubleClick = useCallback(
+    (_event: MouseEvent, node: TFlowNode) => {
+      if (node.data.kind === 'stage') view.open({ stage: Number(node.id) });
+    },
+    [view],
+  );
+  const onPaneClick = useCallback(() => {
+    if (view.selected.length) view.select([]);
+  }, [view]);
+
+  const stage =
+    view.stage === null ? null : (pipeline.nodes.find((n) => n.id === view.stage && n.kind === 'stage') ?? null);
+  const drawerTitle = stage
+    ? stage.name
+    : view.task !== null
+      ? t('Task {{id}}', { id: view.task })
+      : view.unit !== null
+        ? t('Unit {{id}}', { id: view.unit })
+        : '';
+  const drawerOpen = stage !== null || view.unit !== null || view.task !== null;
+  const counters = pipeline.task_counters;
+
+  return (
+    <PageCard
+      title={pipeline.name}
+      actions={
+        <>
+          <Button
+            variant="default"
+            component={Link}
+            to={paths.app.pipelineEdit(projectId, pipeline.id)}
+            data-testid="pipeline-edit"
+          >
+            {t('Edit')}
+          </Button>
+          <Button component={Link} to={paths.app.pipelineFlow(projectId, pipeline.id)} data-testid="pipeline-edit-flow">
+            {t('Edit diagram')}
+          </Button>
+        </>
+      }
+    >
+      {pipeline.description ? <Text c="dimmed">{pipeline.description}</Text> : null}
+      <Group justify="space-between" gap="xs">
+        <Group gap={6} data-testid="pipeline-counters">
+          {TaskStatuses.map((status) => (
+            <Badge key={status} variant="light" color="gray">
+              {t(TaskStatusLabels[status])}: {counters[status]}
+            </Badge>
+          ))}
+          <Badge variant={counters.overdue ? 'filled' : 'light'} color="red">
+            {t('Overdue')}: {counters.overdue}
+          </Badge>
+        </Group>
+        <Group gap="xs">
+          {view.selected.length ? (
+            <Text size="sm" c="dimmed" data-testid="pipeline-selected-count">
+              {t('{{count}} selected', { count: view.selected.length })}
+            </Text>
+          ) : null}
+          <SegmentedControl
+            size="xs"
+            value={layout}
+            onChange={(value) => view.open({ horizontal: value === 'horizontal' })}
+            data={[
+              { value: 'horizontal', label: t('Horizontal') },
+              { value: 'vertical', label: t('Vertical') },
+            ]}
+            data-testid="pipeline-view-orientation"
+          />
+          <FullscreenButton on={view.fullscreen} onToggle={() => view.open({ fullscreen: !view.fullscreen })} />
+        </Group>
+      </Group>
+      <div
+        className={view.fullscreen ? `${classes.canvas} ${classes.fullscreen}` : classes.canvas}
+        data-testid="pipeline-diagram"
+        data-fullscreen={view.fullscreen ? 'true' : 'false'}
+        data-layout={layout}
+      >
+        {view.fullscreen ? (
+          <div style={{ position: 'absolute', top: 8, right: 8, zIndex: 10 }}>
+            <FullscreenButton on onToggle={() => view.open({ fullscreen: false })} />
+          </div>
+        ) : null}
+        <PipelineDiagram
+          nodes={nodes}
+          edges={base.edges}
+          nodesDraggable={false}
+          nodesConnectable={false}
+          edgesFocusable={false}
+          elementsSelectable
+          onNodeClick={onNodeClick}
+          onNodeDoubleClick={onNodeDoubleClick}
+          onPaneClick={onPaneClick}
+          multiSelectionKeyCode={null}
+          selectionKeyCode={null}
+          deleteKeyCode={null}
+          zoomOnDoubleClick={false}
+        />
+      </div>
+      <Drawer
+        opened={drawerOpen}
+        onClose={() => view.open({ stage: null, unit: null, task: null })}
+        position="right"
+        size="md"
+        title={drawerTitle}
+        data-testid="pipeline-view-stage-drawer"
+      >
+        {stage ? (
+          <Stack>
+            <StageSummary stage={stage} counters={pipeline.stage_counters[String(stage.id)]} projectId={projectId} />
+            <Group>
+              <Button variant="default" onClick={() => setEditing([stage])} data-testid="pipeline-view-stage-edit">
+                {t('Edit stage')}
+              </Button>
+            </Group>
+          </Stack>
+        ) : drawerOpen ? (
+          <Text c="dimmed" data-testid="pipeline-view-later">
+            {t('Details will appear here in a later version.')}
+          </Text>
+        ) : null}
+      </Drawer>
+      <StageSettingsDrawer
+        projectId={projectId}
+        stages={editing}
+        onClose={() => setEditing(null)}
+        onSaved={(stages) =>
+          queryClient.setQueryData(pipelineQuery(pipeline.id).queryKey, (current) =>
+            current ? withStages(current, stages) : current,
+          )
+        }
+      />
+    </PageCard>
+  );
+}
+
+function FullscreenButton({ on, onToggle }: { on: boolean; onToggle: () => void }) {
+  const { t } = useTranslation();
+  const label = on ? t('Exit full screen') : t('Full screen');
+  return (
+    <Tooltip label={label}>
+      <ActionIcon variant="default" aria-label={label} onClick={onToggle} data-testid="pipeline-view-fullscreen">
+        {on ? <IconMinimize size={16} /> : <IconMaximize size={16} />}
+      </ActionIcon>
+    </Tooltip>
+  );
 }

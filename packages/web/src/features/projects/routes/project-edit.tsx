@@ -1,8 +1,56 @@
+import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { Placeholder } from '../../../shared/ui/placeholder';
+import { Alert } from '@mantine/core';
+import { can, paths, type TProject } from '@stageline/shared';
+import { RecordDeleteButton, RecordView, type TRecord } from '../../../shared/records';
+import { PageCard } from '../../../shared/ui/page-card';
+import type { TProjectPatch } from '../api';
+import { ProjectForm, projectBody, projectFormFields, type TProjectFormValues } from '../components/project-form';
+import { useOpenProject } from '../hooks/use-open-project';
+import { useWorkspaceRole } from '../hooks/use-project-role';
+import { useProjectRecord } from '../hooks/use-project-record';
 
-/** Built by a later issue; see docs/decisions.md on placeholders. */
+/** Edits a project's name, description and review defaults (Members and above); Delete for Admins. */
 export default function ProjectEditScreen() {
   const { t } = useTranslation();
-  return <Placeholder title={t('Edit project')} />;
+  const record = useProjectRecord();
+  useOpenProject(record.data);
+  return (
+    <RecordView record={record} title={t('Edit project')}>
+      {(project) => <EditProject key={project.id} project={project} record={record} />}
+    </RecordView>
+  );
+}
+
+function EditProject({ project, record }: { project: TProject; record: TRecord<TProject, TProjectPatch> }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const role = useWorkspaceRole(project.workspace);
+
+  const submit = async (values: TProjectFormValues, setErrors: (errors: Record<string, string>) => void) => {
+    const saved = await record.save(projectBody(values), { fields: projectFormFields, setErrors });
+    if (saved) await navigate(paths.app.project(saved.id));
+  };
+
+  return (
+    <PageCard title={t('Edit project')}>
+      {role !== null && !can(role, 'project', 'update') ? (
+        <Alert color="yellow" data-testid="project-edit-denied">
+          {t('Your role does not allow editing this project.')}
+        </Alert>
+      ) : (
+        <ProjectForm
+          initialValues={{ name: project.name, description: project.description, ...project.defaults }}
+          onSubmit={submit}
+          submitLabel={t('Save')}
+          testPrefix="project-edit"
+          extraActions={
+            can(role, 'project', 'delete') ? (
+              <RecordDeleteButton record={record} name={project.name} testId="project-delete" />
+            ) : null
+          }
+        />
+      )}
+    </PageCard>
+  );
 }

@@ -1,8 +1,129 @@
+import { Badge, Button, Group, List, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { IconEdit, IconGitBranch, IconListDetails } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
+import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { Placeholder } from '../../../shared/ui/placeholder';
+import { can, paths, ReviewModeLabels, type TProject } from '@stageline/shared';
+import { RecordDeleteButton, RecordView, type TRecord } from '../../../shared/records';
+import { PageCard } from '../../../shared/ui/page-card';
+import type { TProjectPatch } from '../api';
+import { useOpenProject } from '../hooks/use-open-project';
+import { useWorkspaceRole } from '../hooks/use-project-role';
+import { useProjectRecord } from '../hooks/use-project-record';
 
-/** Built by a later issue; see docs/decisions.md on placeholders. */
+/** A project at a glance: its review defaults, how many pipelines and units it holds, and where to go. */
 export default function ProjectScreen() {
   const { t } = useTranslation();
-  return <Placeholder title={t('Project')} />;
+  const record = useProjectRecord();
+  useOpenProject(record.data);
+  return (
+    <RecordView record={record} title={t('Project')}>
+      {(project) => <Overview project={project} record={record} />}
+    </RecordView>
+  );
+}
+
+function Overview({ project, record }: { project: TProject; record: TRecord<TProject, TProjectPatch> }) {
+  const { t } = useTranslation();
+  const role = useWorkspaceRole(project.workspace);
+  const { defaults } = project;
+  const yesNo = (value: boolean) => (value ? t('Yes') : t('No'));
+  return (
+    <PageCard
+      title={<span data-testid="project-name">{project.name}</span>}
+      actions={
+        <>
+          {can(role, 'project', 'update') ? (
+            <Button
+              component={Link}
+              to={paths.app.projectEdit(project.id)}
+              variant="default"
+              leftSection={<IconEdit size={16} />}
+              data-testid="project-edit-open"
+            >
+              {t('Edit')}
+            </Button>
+          ) : null}
+          {can(role, 'project', 'delete') ? (
+            <RecordDeleteButton record={record} name={project.name} testId="project-delete" />
+          ) : null}
+        </>
+      }
+    >
+      <Stack gap="lg" data-testid="project-card" data-id={project.id}>
+        {project.description ? (
+          <Text style={{ whiteSpace: 'pre-wrap' }} data-testid="project-description">
+            {project.description}
+          </Text>
+        ) : null}
+        <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm">
+          <Section
+            title={t('Pipelines')}
+            count={project.pipelines_count}
+            testId="project-pipelines-count"
+            link={
+              <Button
+                component={Link}
+                to={paths.app.pipelines(project.id)}
+                variant="light"
+                leftSection={<IconGitBranch size={16} />}
+                data-testid="project-pipelines-link"
+              >
+                {t('Open pipelines')}
+              </Button>
+            }
+          />
+          <Section
+            title={t('Units')}
+            count={project.units_count}
+            testId="project-units-count"
+            link={
+              <Button
+                component={Link}
+                to={paths.app.units(project.id)}
+                variant="light"
+                leftSection={<IconListDetails size={16} />}
+                data-testid="project-units-link"
+              >
+                {t('Open units')}
+              </Button>
+            }
+          />
+        </SimpleGrid>
+        <Stack gap={6} component="section" aria-label={t('Review defaults for new stages')}>
+          <Title order={2} size="h5">
+            {t('Review defaults for new stages')}
+          </Title>
+          <List size="sm" spacing={4} data-testid="project-defaults">
+            <List.Item>
+              {t('Review mode')}: <b>{t(ReviewModeLabels[defaults.review_mode])}</b>
+            </List.Item>
+            <List.Item>
+              {t('Skip review when there are no reviewers')}: <b>{yesNo(defaults.skip_review_if_no_reviewers)}</b>
+            </List.Item>
+            <List.Item>
+              {t('Accept edit as done')}: <b>{yesNo(defaults.accept_edit_as_done)}</b>
+            </List.Item>
+            <List.Item>
+              {t('To do enabled')}: <b>{yesNo(defaults.todo_enabled)}</b>
+            </List.Item>
+          </List>
+        </Stack>
+      </Stack>
+    </PageCard>
+  );
+}
+
+function Section({ title, count, testId, link }: { title: string; count: number; testId: string; link: ReactNode }) {
+  return (
+    <Stack gap={6} p="sm" style={{ border: '1px solid var(--mantine-color-default-border)', borderRadius: 8 }}>
+      <Group justify="space-between">
+        <Text fw={600}>{title}</Text>
+        <Badge variant="light" size="lg" data-testid={testId}>
+          {count}
+        </Badge>
+      </Group>
+      <div>{link}</div>
+    </Stack>
+  );
 }

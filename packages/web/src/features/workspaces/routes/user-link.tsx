@@ -1,8 +1,4 @@
-import { useTranslation } from 'react-i18next';
-import { Placeholder } from '../../../shared/ui/placeholder';
+import { InvitePreviewScreen } from '../components/invite-preview';
 
-/** Built by a later issue; see docs/decisions.md on placeholders. */
-export default function UserLinkScreen() {
-  const { t } = useTranslation();
-  return <Placeholder title={t('Accept invite')} />;
-}
+/** An invite link or a personal link: the same preview with Accept and Decline. */
+export default InvitePreviewScreen;

@@ -1,8 +1,87 @@
+import { Button, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { IconSettings } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
+import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { Placeholder } from '../../../shared/ui/placeholder';
+import { can, paths, type TWorkspace } from '@stageline/shared';
+import { PageCard } from '../../../shared/ui/page-card';
+import { ProjectList } from '../../projects';
+import { LeaveWorkspaceButton } from '../components/settings/leave-button';
+import { RoleBadge } from '../components/role-badge';
+import { WorkspaceGate } from '../components/workspace-gate';
 
-/** Built by a later issue; see docs/decisions.md on placeholders. */
+/** A workspace at a glance: who owns it, my role, its size; its projects arrive with a later issue. */
 export default function WorkspaceScreen() {
   const { t } = useTranslation();
-  return <Placeholder title={t('Workspace')} />;
+  return <WorkspaceGate title={t('Workspace')}>{(workspace) => <Overview workspace={workspace} />}</WorkspaceGate>;
+}
+
+function Overview({ workspace }: { workspace: TWorkspace }) {
+  const { t } = useTranslation();
+  const manages = can(workspace.role, 'workspace', 'update') || can(workspace.role, 'workspace', 'invite');
+  return (
+    <PageCard
+      title={workspace.name}
+      actions={
+        manages ? (
+          <Button
+            component={Link}
+            to={paths.app.workspaceSettings(workspace.id)}
+            variant="default"
+            leftSection={<IconSettings size={16} />}
+            data-testid="workspace-settings-open"
+          >
+            {t('Settings')}
+          </Button>
+        ) : null
+      }
+    >
+      <Stack gap="lg">
+        {workspace.description ? (
+          <Text style={{ whiteSpace: 'pre-wrap' }} data-testid="workspace-description">
+            {workspace.description}
+          </Text>
+        ) : null}
+        <SimpleGrid cols={{ base: 1, xs: 3 }} spacing="sm">
+          <Fact label={t('Owner')}>
+            <Text fw={500} truncate data-testid="workspace-owner">
+              {workspace.owner.name || workspace.owner.username}
+            </Text>
+          </Fact>
+          <Fact label={t('My role')}>
+            <div>
+              <RoleBadge role={workspace.role} testId="workspace-my-role" />
+            </div>
+          </Fact>
+          <Fact label={t('Members')}>
+            <Text fw={500} data-testid="workspace-members-count">
+              {workspace.members_count}
+            </Text>
+          </Fact>
+        </SimpleGrid>
+        <Stack gap="xs" component="section" aria-label={t('Projects')} data-testid="workspace-projects">
+          <Title order={2} size="h4">
+            {t('Projects')}
+          </Title>
+          <ProjectList workspaceId={workspace.id} />
+        </Stack>
+        {!manages && workspace.role !== 'owner' ? (
+          <Group>
+            <LeaveWorkspaceButton workspace={workspace} />
+          </Group>
+        ) : null}
+      </Stack>
+    </PageCard>
+  );
+}
+
+function Fact({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <Stack gap={4}>
+      <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
+        {label}
+      </Text>
+      {children}
+    </Stack>
+  );
 }

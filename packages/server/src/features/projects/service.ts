@@ -1,0 +1,85 @@
+import { and, asc, eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
+import type { TProject, TProjectCreate, TProjectPatch } from '@stageline/shared';
+import { schema, type Db } from '../../db';
+import { AppError } from '../../http/errors';
+import { actorIn, authorizeIn, inWorkspacesOf } from '../workspaces';
+import { authorizeProject } from './policy';
+import { presentProject, productReviewDefaults, reviewColumns } from './presenter';
+
+const { projects, pipelines } = schema;
+
+async function selectProjects(db: Db, where: SQL | undefined): Promise<TProject[]> {
+  const rows = await db
+    .select({
+      ...getTableColumns(projects),
+      pipelinesCount: sql<number>`(select count(*)::int from ${pipelines} p where p.project_id = ${projects.id})`,
+    })
+    .from(projects)
+    .where(where)
+    .orderBy(asc(sql`lower(${projects.name})`), asc(projects.id));
+  return rows.map((row) => presentProject({ ...row, pipelinesCount: Number(row.pipelinesCount) }));
+}
+
+async function projectById(db: Db, projectId: number): Promise<TProject> {
+  const [project] = await selectProjects(db, eq(projects.id, projectId));
+  if (!project) throw new AppError('not_found');
+  return project;
+}
+
+/** POST projects/ (Member and above): review defaults from the body, else the product's. */
+export async function createProject(db: Db, { userId, input }: { userId: number; input: TProjectCreate }) {
+  await authorizeIn(db, { userId, workspaceId: input.workspace, resource: 'project', action: 'create' });
+  const [row] = await db
+    .insert(projects)
+    .values({
+      workspaceId: input.workspace,
+      name: input.name,
+      description: input.description ?? '',
+      ...reviewColumns({ ...productReviewDefaults, ...input.defaults }),
+    })
+    .returning({ id: projects.id });
+  return projectById(db, row!.id);
+}
+
+/**
+ * GET projects/: the projects of one workspace (404 for a non-member), or of every workspace of the
+ * caller when none is named.
+ */
+export async function listProjects(db: Db, { userId, workspaceId }: { userId: number; workspaceId?: number }) {
+  if (workspaceId === undefined) return selectProjects(db, inWorkspacesOf(userId, projects.workspaceId));
+  await actorIn(db, userId, workspaceId);
+  return selectProjects(db, eq(projects.workspaceId, workspaceId));
+}
+
+/** GET projects/{id}/. */
+export async function getProject(db: Db, { userId, projectId }: { userId: number; projectId: number }) {
+  await authorizeProject(db, { userId, projectId, action: 'view' });
+  return projectById(db, projectId);
+}
+
+/** PATCH projects/{id}/ (Member and above). New review defaults apply to stages created from now on. */
+export async function updateProject(
+  db: Db,
+  { userId, projectId, patch }: { userId: number; projectId: number; patch: TProjectPatch },
+) {
+  await authorizeProject(db, { userId, projectId, action: 'update' });
+  const changes = {
+    ...Object.fromEntries(
+      Object.entries({ name: patch.name, description: patch.description }).filter(([, v]) => v !== undefined),
+    ),
+    ...reviewColumns(patch.defaults ?? {}),
+  };
+  if (Object.keys(changes).length > 0) {
+    await db
+      .update(projects)
+      .set({ ...changes, updatedAt: new Date() })
+      .where(and(eq(projects.id, projectId)));
+  }
+  return projectById(db, projectId);
+}
+
+/** DELETE projects/{id}/ (Admin and above): its pipelines and stages go with it. */
+export async function deleteProject(db: Db, { userId, projectId }: { userId: number; projectId: number }) {
+  await authorizeProject(db, { userId, projectId, action: 'delete' });
+  await db.delete(projects).where(eq(projects.id, projectId));
+}

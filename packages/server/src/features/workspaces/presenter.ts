@@ -1,0 +1,68 @@
+import type { TAssignableRole, TRole, TWorkspace, TWorkspaceUser } from '@stageline/shared';
+
+/** How a person is named in lists and mails: first and last name, else the username. */
+export function personName(user: { firstName: string; lastName: string; username: string }): string {
+  return [user.firstName, user.lastName].filter(Boolean).join(' ') || user.username;
+}
+
+export type WorkspaceRow = {
+  id: number;
+  name: string;
+  description: string;
+  createdAt: Date;
+  role: TRole;
+  membersCount: number;
+  owner: { id: number; firstName: string; lastName: string; username: string };
+};
+
+/** A workspace as its member sees it, with the caller's role (the client derives abilities from it). */
+export function presentWorkspace(row: WorkspaceRow): TWorkspace {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    owner: { id: row.owner.id, name: personName(row.owner), username: row.owner.username },
+    role: row.role,
+    members_count: row.membersCount,
+    created_at: row.createdAt.toISOString(),
+  };
+}
+
+type Person = { id: number; firstName: string; lastName: string; username: string; email: string };
+
+/** A member of the team table. E-mails are shown to those who manage the team only. */
+export function presentMember(
+  row: { role: TRole; invitedBy: string | null; user: Person; inviter: Person | null },
+  { showEmail }: { showEmail: boolean },
+): TWorkspaceUser {
+  return {
+    user_id: row.user.id,
+    invite_id: null,
+    name: personName(row.user),
+    username: row.user.username,
+    email: showEmail ? row.user.email : null,
+    role: row.role,
+    status: 'accepted',
+    inviter_name: row.inviter ? personName(row.inviter) : null,
+    invited_by: row.invitedBy === 'link' || row.invitedBy === 'user' ? row.invitedBy : null,
+  };
+}
+
+/** A pending direct invite in the team table: to an account, or to an e-mail with none yet. */
+export function presentPendingInvite(
+  row: { id: number; role: TAssignableRole; email: string | null; user: Person | null; inviter: Person | null },
+  { showEmail }: { showEmail: boolean },
+): TWorkspaceUser {
+  const email = row.user?.email ?? row.email;
+  return {
+    user_id: row.user?.id ?? null,
+    invite_id: row.id,
+    name: row.user ? personName(row.user) : (row.email ?? ''),
+    username: row.user?.username ?? null,
+    email: showEmail ? email : null,
+    role: row.role,
+    status: 'pending',
+    inviter_name: row.inviter ? personName(row.inviter) : null,
+    invited_by: 'user',
+  };
+}

@@ -1,0 +1,322 @@
+import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import {
+  AssignableRoles,
+  checkRemoval,
+  checkRoleChange,
+  Roles,
+  type TAssignableRole,
+  type TBulkResult,
+  type TRole,
+  type TWorkspace,
+  type TWorkspaceCreate,
+  type TWorkspaceUser,
+} from '@stageline/shared';
+import type { TFunction } from 'i18next';
+import { schema, type Db } from '../../db';
+import { AppError } from '../../http/errors';
+import { actorIn, authorizeIn } from './policy';
+import { personName, presentMember, presentPendingInvite, presentWorkspace } from './presenter';
+
+const { workspaces, memberships, users, invites } = schema;
+
+const asRole = (value: string): TRole => Roles.find((r) => r === value) ?? 'guest';
+const asAssignable = (value: string): TAssignableRole => AssignableRoles.find((r) => r === value) ?? 'guest';
+
+const owners = alias(users, 'owner');
+
+/** Workspaces of `userId` with their role, owner and head count; one workspace when `workspaceId` is given. */
+async function selectWorkspaces(db: Db, { userId, workspaceId }: { userId: number; workspaceId?: number }) {
+  const rows = await db
+    .select({
+      id: workspaces.id,
+      name: workspaces.name,
+      description: workspaces.description,
+      createdAt: workspaces.createdAt,
+      role: memberships.role,
+      membersCount: sql<number>`(select count(*)::int from ${memberships} m where m.workspace_id = ${workspaces.id})`,
+      owner: { id: owners.id, firstName: owners.firstName, lastName: owners.lastName, username: owners.username },
+    })
+    .from(workspaces)
+    .innerJoin(memberships, and(eq(memberships.workspaceId, workspaces.id), eq(memberships.userId, userId)))
+    .innerJoin(owners, eq(owners.id, workspaces.ownerId))
+    .where(workspaceId === undefined ? undefined : eq(workspaces.id, workspaceId))
+    .orderBy(asc(sql`lower(${workspaces.name})`), asc(workspaces.id));
+  return rows.map((row) =>
+    presentWorkspace({ ...row, role: asRole(row.role), membersCount: Number(row.membersCount) }),
+  );
+}
+
+/** One workspace as `userId` sees it; 404 when they are not in it. */
+export async function getWorkspace(db: Db, { userId, workspaceId }: { userId: number; workspaceId: number }) {
+  const [workspace] = await selectWorkspaces(db, { userId, workspaceId });
+  if (!workspace) throw new AppError('not_found');
+  return workspace;
+}
+
+/** GET workspaces/: the caller's workspaces with their role. */
+export async function listWorkspaces(db: Db, userId: number): Promise<TWorkspace[]> {
+  return selectWorkspaces(db, { userId });
+}
+
+/** POST workspaces/: the creator becomes its owner, in the same transaction. */
+export async function createWorkspace(db: Db, { userId, input }: { userId: number; input: TWorkspaceCreate }) {
+  const id = await db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(workspaces)
+      .values({ name: input.name, description: input.description ?? '', ownerId: userId })
+      .returning({ id: workspaces.id });
+    await tx.insert(memberships).values({ workspaceId: row!.id, userId, role: 'owner', invitedBy: null });
+    return row!.id;
+  });
+  return getWorkspace(db, { userId, workspaceId: id });
+}
+
+/** PATCH workspaces/{id}/ (Admin and above). */
+export async function updateWorkspace(
+  db: Db,
+  { userId, workspaceId, patch }: { userId: number; workspaceId: number; patch: Partial<TWorkspaceCreate> },
+) {
+  await authorizeIn(db, { userId, workspaceId, resource: 'workspace', action: 'update' });
+  const changes = Object.fromEntries(
+    Object.entries({ name: patch.name, description: patch.description }).filter(([, v]) => v !== undefined),
+  );
+  if (Object.keys(changes).length > 0) {
+    await db
+      .update(workspaces)
+      .set({ ...changes, updatedAt: new Date() })
+      .where(eq(workspaces.id, workspaceId));
+  }
+  return getWorkspace(db, { userId, workspaceId });
+}
+
+/** DELETE workspaces/{id}/ (the owner only); memberships, invites and links go with it. */
+export async function deleteWorkspace(db: Db, { userId, workspaceId }: { userId: number; workspaceId: number }) {
+  await authorizeIn(db, { userId, workspaceId, resource: 'workspace', action: 'delete' });
+  await db.delete(workspaces).where(eq(workspaces.id, workspaceId));
+}
+
+const inviters = alias(users, 'inviter');
+const invitees = alias(users, 'invitee');
+/** GET workspaces/{id}/users/: members first (by role, then name), then pending direct invites. */
+export async function listTeam(
+  db: Db,
+  { userId, workspaceId }: { userId: number; workspaceId: number },
+): Promise<TWorkspaceUser[]> {
+  const actor = await authorizeIn(db, { userId, workspaceId, resource: 'workspace', action: 'view' });
+  const showEmail = actor.role === 'admin' || actor.role === 'owner';
+  const members = await db
+    .select({
+      role: memberships.role,
+      invitedBy: memberships.invitedBy,
+      user: {
+        id: users.id,
+        firstName: users.firstName,
+        lastName: users.lastName,
+        username: users.username,
+        email: users.email,
+      },
+      inviter: {
+        id: inviters.id,
+        firstName: inviters.firstName,
+        lastName: inviters.lastName,
+        username: inviters.username,
+        email: inviters.email,
+      },
+    })
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .leftJoin(inviters, eq(inviters.id, memberships.inviterId))
+    .where(eq(memberships.workspaceId, workspaceId))
+    .orderBy(
+      sql`case ${memberships.role} when 'owner' then 0 when 'admin' then 1 when 'member' then 2 else 3 end`,
+      asc(sql`lower(${users.username})`),
+    );
+  const pending = await db
+    .select({
+      id: invites.id,
+      role: invites.role,
+      email: invites.email,
+      user: {
+        id: invitees.id,
+        firstName: invitees.firstName,
+        lastName: invitees.lastName,
+        username: invitees.username,
+        email: invitees.email,
+      },
+      inviter: {
+        id: inviters.id,
+        firstName: inviters.firstName,
+        lastName: inviters.lastName,
+        username: inviters.username,
+        email: inviters.email,
+      },
+    })
+    .from(invites)
+    .leftJoin(invitees, eq(invitees.id, invites.userId))
+    .leftJoin(inviters, eq(inviters.id, invites.inviterId))
+    .where(and(eq(invites.workspaceId, workspaceId), eq(invites.status, 'pending')))
+    .orderBy(asc(invites.createdAt), asc(invites.id));
+  return [
+    ...members.map((row) => presentMember({ ...row, role: asRole(row.role) }, { showEmail })),
+    ...pending.map((row) => presentPendingInvite({ ...row, role: asAssignable(row.role) }, { showEmail })),
+  ];
+}
+
+/** Names of users by id, for the per-user messages of bulk actions. */
+async function namesOf(db: Db, ids: number[]): Promise<Map<number, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .select({ id: users.id, firstName: users.firstName, lastName: users.lastName, username: users.username })
+    .from(users)
+    .where(inArray(users.id, ids));
+  return new Map(rows.map((row) => [row.id, personName(row)]));
+}
+
+type BulkOptions = { userId: number; workspaceId: number; targets: number[]; t: TFunction };
+
+/**
+ * Applies `apply` to each distinct target and reports per-user failures with `message` (product.md
+ * §8: bulk actions report success and error counts on partial results).
+ */
+async function bulk(
+  db: Db,
+  { targets, t }: BulkOptions,
+  message: string,
+  apply: (target: number) => Promise<boolean>,
+): Promise<TBulkResult> {
+  const distinct = [...new Set(targets)];
+  const names = await namesOf(db, distinct);
+  const result: TBulkResult = { succeeded: 0, failed: 0, errors: [] };
+  for (const target of distinct) {
+    if (await apply(target)) {
+      result.succeeded += 1;
+    } else {
+      result.failed += 1;
+      result.errors.push({ user: target, detail: t(message, { user: names.get(target) ?? String(target) }) });
+    }
+  }
+  return result;
+}
+
+/**
+ * POST workspaces/{id}/set_roles/ (Admin and above): the owner's role never changes this way
+ * (`checkRoleChange`); a pending invitee's offered role changes instead.
+ */
+export async function setRoles(db: Db, options: BulkOptions & { role: TAssignableRole }): Promise<TBulkResult> {
+  const { userId, workspaceId, role } = options;
+  const actor = await authorizeIn(db, { userId, workspaceId, resource: 'workspace', action: 'change_roles' });
+  return bulk(db, options, 'Can not change role for {{user}}', async (target) => {
+    const member = await actorIn(db, target, workspaceId).catch(() => undefined);
+    if (member) {
+      if (checkRoleChange(actor.role, member.role, role)) return false;
+      // The condition on the old role makes a concurrent delegation win: the owner is never demoted here.
+      const updated = await db
+        .update(memberships)
+        .set({ role })
+        .where(
+          and(eq(memberships.workspaceId, workspaceId), eq(memberships.userId, target), ne(memberships.role, 'owner')),
+        )
+        .returning({ id: memberships.id });
+      return updated.length > 0;
+    }
+    const updated = await db
+      .update(invites)
+      .set({ role })
+      .where(and(eq(invites.workspaceId, workspaceId), eq(invites.userId, target), eq(invites.status, 'pending')))
+      .returning({ id: invites.id });
+    return updated.length > 0;
+  });
+}
+
+/** Drops a membership and forgets the workspace as the user's recent one. */
+async function dropMembership(db: Db, { workspaceId, userId }: { workspaceId: number; userId: number }) {
+  return db.transaction(async (tx) => {
+    const removed = await tx
+      .delete(memberships)
+      .where(
+        and(eq(memberships.workspaceId, workspaceId), eq(memberships.userId, userId), ne(memberships.role, 'owner')),
+      )
+      .returning({ id: memberships.id });
+    if (removed.length === 0) return false;
+    await tx
+      .update(users)
+      .set({ recentWorkspaceId: null })
+      .where(and(eq(users.id, userId), eq(users.recentWorkspaceId, workspaceId)));
+    return true;
+  });
+}
+
+/**
+ * POST workspaces/{id}/remove_users/ (Admin and above): never the owner (`checkRemoval`); an admin
+ * may remove themself (the client asks for confirmation). A pending invitee's invite is cancelled.
+ */
+export async function removeUsers(db: Db, options: BulkOptions): Promise<TBulkResult> {
+  const { userId, workspaceId } = options;
+  const actor = await authorizeIn(db, { userId, workspaceId, resource: 'workspace', action: 'remove_users' });
+  return bulk(db, options, 'Can not remove {{user}}', async (target) => {
+    const member = await actorIn(db, target, workspaceId).catch(() => undefined);
+    if (member) {
+      if (checkRemoval(actor.role, member.role)) return false;
+      return dropMembership(db, { workspaceId, userId: target });
+    }
+    const cancelled = await db
+      .update(invites)
+      .set({ status: 'cancelled', respondedAt: new Date() })
+      .where(and(eq(invites.workspaceId, workspaceId), eq(invites.userId, target), eq(invites.status, 'pending')))
+      .returning({ id: invites.id });
+    return cancelled.length > 0;
+  });
+}
+
+/**
+ * POST workspaces/{id}/delegate/ (the owner only): ownership goes to a member who accepted, the
+ * former owner becomes Admin. One transaction, demotion first, so the one-owner index holds at every
+ * statement; a concurrent delegation finds no owner to demote and is refused.
+ */
+export async function delegateOwnership(
+  db: Db,
+  { userId, workspaceId, target }: { userId: number; workspaceId: number; target: number },
+) {
+  await authorizeIn(db, { userId, workspaceId, resource: 'workspace', action: 'delegate' });
+  if (target === userId) throw new AppError('bad_request', 'You already own this workspace.');
+  const member = await actorIn(db, target, workspaceId).catch(() => undefined);
+  if (!member) throw new AppError('bad_request', 'Ownership can go only to a user who accepted the invite.');
+  await db.transaction(async (tx) => {
+    const demoted = await tx
+      .update(memberships)
+      .set({ role: 'admin' })
+      .where(
+        and(eq(memberships.workspaceId, workspaceId), eq(memberships.userId, userId), eq(memberships.role, 'owner')),
+      )
+      .returning({ id: memberships.id });
+    if (demoted.length === 0) throw new AppError('conflict');
+    const promoted = await tx
+      .update(memberships)
+      .set({ role: 'owner' })
+      .where(and(eq(memberships.workspaceId, workspaceId), eq(memberships.userId, target)))
+      .returning({ id: memberships.id });
+    if (promoted.length === 0) throw new AppError('conflict');
+    await tx.update(workspaces).set({ ownerId: target, updatedAt: new Date() }).where(eq(workspaces.id, workspaceId));
+  });
+  return getWorkspace(db, { userId, workspaceId });
+}
+
+/** POST workspaces/{id}/leave/: anyone but the owner, who must delegate first. */
+export async function leaveWorkspace(db: Db, { userId, workspaceId }: { userId: number; workspaceId: number }) {
+  const actor = await authorizeIn(db, { userId, workspaceId, resource: 'workspace', action: 'leave' });
+  if (actor.role === 'owner') {
+    throw new AppError('bad_request', 'The owner cannot leave the workspace. Delegate ownership first.');
+  }
+  if (!(await dropMembership(db, { workspaceId, userId }))) throw new AppError('conflict');
+}
+
+/** The ids of the workspaces a user belongs to (users/me `workspaces`). */
+export async function workspaceIdsOf(db: Db, userId: number): Promise<number[]> {
+  const rows = await db
+    .select({ id: memberships.workspaceId })
+    .from(memberships)
+    .where(eq(memberships.userId, userId))
+    .orderBy(asc(memberships.workspaceId));
+  return rows.map((row) => row.id);
+}

@@ -1,0 +1,364 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { schema } from '../src/db';
+import { relaxedLimits } from './accounts';
+import { buildTestApp, type TestApp } from './helpers';
+import { buildPipeline, buildProject } from './pipelines';
+import { addMember, buildUser, buildWorkspace, type TestUser } from './workspaces';
+
+/**
+ * The permission matrix (issue 4): every route the app registers × every kind of caller, with the
+ * status each must answer. A route without an entry fails the first test, so the table grows with
+ * every feature. Each cell runs on a fresh workspace (owner, admin, member, guest; an outsider who
+ * is in none of it), with a pending invite and an active invite link, so cells cannot disturb each
+ * other. Bodies are valid: a cell measures who may call, not what they send.
+ */
+
+const callers = ['signed out', 'non-member', 'guest', 'member', 'admin', 'owner'] as const;
+type Caller = (typeof callers)[number];
+/** Expected status per caller, in the order of `callers`. */
+type Row = readonly [number, number, number, number, number, number];
+
+type Fixture = {
+  workspace: number;
+  caller: TestUser | null;
+  users: Record<'owner' | 'admin' | 'member' | 'guest' | 'outsider' | 'invitee', TestUser>;
+  inviteId: number;
+  linkToken: string;
+  /** A project of the workspace with one pipeline: start → stage → end, not yet saved (version 0). */
+  project: number;
+  pipeline: { id: number; root: number; end: number; stage: number };
+};
+type Call = { url: string; payload?: object };
+type Entry = { expect: Row; call: (f: Fixture) => Call };
+
+const fresh = () => randomBytes(6).toString('hex');
+/** Same call whoever makes it. */
+const at = (url: string, payload?: object) => () => ({ url, payload });
+/** A call on the cell's workspace: `:id` is replaced. */
+const ws = (path: string, payload?: (f: Fixture) => object) => (f: Fixture) => ({
+  url: `/api/workspaces/${f.workspace}/${path}`,
+  payload: payload?.(f),
+});
+const self = (f: Fixture) => f.caller?.id ?? 1;
+
+//                        signed out, non-member, guest, member, admin, owner
+const publicAll = (s: number): Row => [s, s, s, s, s, s];
+const signedIn = (s: number): Row => [401, s, s, s, s, s];
+
+/** The table. Keys are `METHOD url` as Fastify registers them. */
+const table: Record<string, Entry> = {
+  // System and docs: public.
+  'GET /api/health/': { expect: publicAll(200), call: at('/api/health/') },
+  'GET /api/config/': { expect: publicAll(200), call: at('/api/config/') },
+  'GET /api/openapi.json': { expect: publicAll(200), call: at('/api/openapi.json') },
+  'GET /api/docs': { expect: publicAll(200), call: at('/api/docs') },
+  'HEAD /api/docs/': { expect: publicAll(200), call: at('/api/docs/') },
+  'GET /api/docs/static/index.html': { expect: publicAll(302), call: at('/api/docs/static/index.html') },
+  'GET /api/docs/static/swagger-initializer.js': {
+    expect: publicAll(200),
+    call: at('/api/docs/static/swagger-initializer.js'),
+  },
+  'GET /api/docs/json': { expect: publicAll(200), call: at('/api/docs/json') },
+  'GET /api/docs/yaml': { expect: publicAll(200), call: at('/api/docs/yaml') },
+  'GET /api/docs/static/*': { expect: publicAll(200), call: at('/api/docs/static/swagger-ui.css') },
+  'GET /api/dev/outbox/': { expect: publicAll(200), call: at('/api/dev/outbox/') },
+
+  // Sign-up and sign-in: public; bodies that cannot succeed, so no cell changes an account.
+  'POST /api/users/register/': { expect: publicAll(400), call: at('/api/users/register/', { username: 'x' }) },
+  'POST /api/users/login/': {
+    expect: publicAll(400),
+    call: at('/api/users/login/', { username: 'nobody-here', password: 'wrong password' }),
+  },
+  'POST /api/otp/check/': {
+    expect: publicAll(400),
+    call: at('/api/otp/check/', { code: '000000', ephemeral_token: 'bad' }),
+  },
+  'POST /api/otp/send/': { expect: publicAll(400), call: at('/api/otp/send/', { ephemeral_token: 'bad' }) },
+  'POST /api/token/refresh/': { expect: publicAll(401), call: at('/api/token/refresh/', { refresh: 'bad' }) },
+  'POST /api/users/logout/': { expect: publicAll(204), call: at('/api/users/logout/', { refresh: 'bad' }) },
+  'POST /api/users/password_reset/': {
+    expect: publicAll(200),
+    call: at('/api/users/password_reset/', { email: 'nobody@example.com' }),
+  },
+  'POST /api/users/password_reset/validate_token/': {
+    expect: publicAll(400),
+    call: at('/api/users/password_reset/validate_token/', { token: 'bad', email: 'nobody@example.com' }),
+  },
+  'POST /api/users/password_reset/confirm/': {
+    expect: publicAll(400),
+    call: at('/api/users/password_reset/confirm/', {
+      token: 'bad',
+      email: 'nobody@example.com',
+      password: 'long enough password',
+    }),
+  },
+
+  // The signed-in user's own account: any signed-in caller, whatever their workspace role.
+  'GET /api/users/me/': { expect: signedIn(200), call: at('/api/users/me/') },
+  'PATCH /api/users/:id/': {
+    expect: signedIn(200),
+    call: (f) => ({ url: `/api/users/${self(f)}/`, payload: { first_name: 'Matrix' } }),
+  },
+  'POST /api/users/me/password/': {
+    expect: signedIn(400),
+    call: at('/api/users/me/password/', { code: '000000', password: 'long enough password' }),
+  },
+  'POST /api/users/me/email/': {
+    expect: signedIn(400),
+    call: at('/api/users/me/email/', { email: 'new@example.com', code: '000000' }),
+  },
+  'POST /api/users/me/email/confirm/': {
+    expect: signedIn(400),
+    call: at('/api/users/me/email/confirm/', { token: 'x' }),
+  },
+  'POST /api/users/me/two_factor/': {
+    expect: signedIn(400),
+    call: at('/api/users/me/two_factor/', { enabled: true, code: '000000' }),
+  },
+  'GET /api/users/me/sessions/': { expect: signedIn(200), call: at('/api/users/me/sessions/') },
+  'DELETE /api/users/me/sessions/:id/': { expect: signedIn(404), call: at('/api/users/me/sessions/2147483647/') },
+  'POST /api/users/me/avatar/': { expect: signedIn(415), call: at('/api/users/me/avatar/', { file: 'x' }) },
+  'DELETE /api/users/me/avatar/': { expect: signedIn(200), call: at('/api/users/me/avatar/') },
+  'GET /api/users/:id/avatar/': {
+    expect: publicAll(404),
+    call: (f) => ({ url: `/api/users/${f.users.owner.id}/avatar/` }),
+  },
+
+  // Sign-in with other services (none configured in tests: unknown provider).
+  'GET /api/oauth/providers/': { expect: publicAll(200), call: at('/api/oauth/providers/') },
+  'GET /api/oauth/login/:provider/start/': { expect: publicAll(404), call: at('/api/oauth/login/nope/start/') },
+  'GET /api/oauth/login/:provider/': { expect: publicAll(404), call: at('/api/oauth/login/nope/?code=x&state=y') },
+  'POST /api/oauth/link/:provider/': { expect: signedIn(404), call: at('/api/oauth/link/nope/', {}) },
+  'DELETE /api/users/me/oauth/:provider/': { expect: signedIn(404), call: at('/api/users/me/oauth/nope/') },
+
+  // Workspaces (product.md §6): non-members 404, members without the right 403.
+  'POST /api/workspaces/': { expect: signedIn(201), call: at('/api/workspaces/', { name: 'Matrix' }) },
+  'GET /api/workspaces/': { expect: signedIn(200), call: at('/api/workspaces/') },
+  'GET /api/workspaces/:id/': { expect: [401, 404, 200, 200, 200, 200], call: ws('') },
+  'PATCH /api/workspaces/:id/': { expect: [401, 404, 403, 403, 200, 200], call: ws('', () => ({ name: 'Renamed' })) },
+  'DELETE /api/workspaces/:id/': { expect: [401, 404, 403, 403, 403, 204], call: ws('') },
+  'GET /api/workspaces/:id/users/': { expect: [401, 404, 200, 200, 200, 200], call: ws('users/') },
+  'POST /api/workspaces/:id/invite/': {
+    expect: [401, 404, 403, 403, 200, 200],
+    call: ws('invite/', () => ({ users: [`${fresh()}@example.com`], role: 'member' })),
+  },
+  'POST /api/workspaces/:id/invites/:inviteId/resend/': {
+    expect: [401, 404, 403, 403, 204, 204],
+    call: (f) => ({ url: `/api/workspaces/${f.workspace}/invites/${f.inviteId}/resend/` }),
+  },
+  'DELETE /api/workspaces/:id/invites/:inviteId/': {
+    expect: [401, 404, 403, 403, 204, 204],
+    call: (f) => ({ url: `/api/workspaces/${f.workspace}/invites/${f.inviteId}/` }),
+  },
+  'GET /api/workspaces/:id/link/': { expect: [401, 404, 403, 403, 200, 200], call: ws('link/') },
+  'POST /api/workspaces/:id/link/': {
+    expect: [401, 404, 403, 403, 200, 200],
+    call: ws('link/', () => ({ role: 'guest' })),
+  },
+  'DELETE /api/workspaces/:id/link/': { expect: [401, 404, 403, 403, 204, 204], call: ws('link/') },
+  'POST /api/workspaces/:id/set_roles/': {
+    expect: [401, 404, 403, 403, 200, 200],
+    call: ws('set_roles/', (f) => ({ users: [f.users.guest.id], role: 'member' })),
+  },
+  'POST /api/workspaces/:id/remove_users/': {
+    expect: [401, 404, 403, 403, 200, 200],
+    call: ws('remove_users/', (f) => ({ users: [f.users.guest.id] })),
+  },
+  'POST /api/workspaces/:id/delegate/': {
+    expect: [401, 404, 403, 403, 403, 200],
+    call: ws('delegate/', (f) => ({ user: f.users.member.id })),
+  },
+  'POST /api/workspaces/:id/leave/': { expect: [401, 404, 204, 204, 204, 400], call: ws('leave/') },
+
+  // Invites: the caller's own; a link's token works for anyone signed in (a member keeps their role).
+  'GET /api/invites/': { expect: signedIn(200), call: at('/api/invites/') },
+  'GET /api/invites/:key/': { expect: signedIn(200), call: (f) => ({ url: `/api/invites/${f.linkToken}/` }) },
+  'POST /api/invites/:key/accept/': {
+    expect: signedIn(200),
+    call: (f) => ({ url: `/api/invites/${f.linkToken}/accept/` }),
+  },
+  'POST /api/invites/:key/decline/': {
+    expect: signedIn(204),
+    call: (f) => ({ url: `/api/invites/${f.linkToken}/decline/` }),
+  },
+
+  // Projects, pipelines and stages: Guests read, Members create and edit, Admins delete.
+  'POST /api/projects/': {
+    expect: [401, 404, 403, 201, 201, 201],
+    call: (f) => ({ url: '/api/projects/', payload: { workspace: f.workspace, name: 'Matrix' } }),
+  },
+  'GET /api/projects/': {
+    expect: [401, 404, 200, 200, 200, 200],
+    call: (f) => ({ url: `/api/projects/?workspace=${f.workspace}` }),
+  },
+  'GET /api/projects/:id/': {
+    expect: [401, 404, 200, 200, 200, 200],
+    call: (f) => ({ url: `/api/projects/${f.project}/` }),
+  },
+  'PATCH /api/projects/:id/': {
+    expect: [401, 404, 403, 200, 200, 200],
+    call: (f) => ({ url: `/api/projects/${f.project}/`, payload: { name: 'Renamed' } }),
+  },
+  'DELETE /api/projects/:id/': {
+    expect: [401, 404, 403, 403, 204, 204],
+    call: (f) => ({ url: `/api/projects/${f.project}/` }),
+  },
+  'POST /api/pipelines/': {
+    expect: [401, 404, 403, 201, 201, 201],
+    call: (f) => ({ url: '/api/pipelines/', payload: { project: f.project, name: 'Matrix' } }),
+  },
+  'GET /api/pipelines/': {
+    expect: [401, 404, 200, 200, 200, 200],
+    call: (f) => ({ url: `/api/pipelines/?project=${f.project}` }),
+  },
+  'GET /api/pipelines/:id/': {
+    expect: [401, 404, 200, 200, 200, 200],
+    call: (f) => ({ url: `/api/pipelines/${f.pipeline.id}/` }),
+  },
+  'PATCH /api/pipelines/:id/': {
+    expect: [401, 404, 403, 200, 200, 200],
+    call: (f) => ({ url: `/api/pipelines/${f.pipeline.id}/`, payload: { layout: 'horizontal' } }),
+  },
+  'DELETE /api/pipelines/:id/': {
+    expect: [401, 404, 403, 403, 204, 204],
+    call: (f) => ({ url: `/api/pipelines/${f.pipeline.id}/` }),
+  },
+  'PUT /api/pipelines/:id/graph/': {
+    expect: [401, 404, 403, 200, 200, 200],
+    call: ({ pipeline: p }) => ({
+      url: `/api/pipelines/${p.id}/graph/`,
+      payload: {
+        version: 0,
+        nodes: [
+          { id: p.root, kind: 'root', name: 'Start', x: 0, y: 0 },
+          { id: p.stage, kind: 'stage', name: 'Stage', x: 0, y: 100 },
+          { tmp_id: 'new', kind: 'stage', name: 'New', x: 100, y: 100 },
+          { id: p.end, kind: 'end', name: 'End', x: 0, y: 200 },
+        ],
+        edges: [
+          { source: p.root, target: p.stage },
+          { source: p.stage, target: 'new' },
+          { source: 'new', target: p.end },
+        ],
+      },
+    }),
+  },
+  'GET /api/stages/:id/': {
+    expect: [401, 404, 200, 200, 200, 200],
+    call: (f) => ({ url: `/api/stages/${f.pipeline.stage}/` }),
+  },
+  'PATCH /api/stages/:id/': {
+    expect: [401, 404, 403, 200, 200, 200],
+    call: (f) => ({ url: `/api/stages/${f.pipeline.stage}/`, payload: { name: 'Renamed', review_mode: 'any' } }),
+  },
+  'POST /api/stages/bulk_update/': {
+    expect: [401, 404, 403, 200, 200, 200],
+    call: (f) => ({
+      url: '/api/stages/bulk_update/',
+      payload: { stages: [f.pipeline.stage], changes: { todo_enabled: false, default_reviewers: [f.users.guest.id] } },
+    }),
+  },
+};
+
+describe('permission matrix', () => {
+  let t: TestApp;
+  const registered = new Set<string>();
+  let users: Fixture['users'];
+
+  beforeAll(async () => {
+    t = await buildTestApp({
+      authLimits: relaxedLimits,
+      onRoute: (route) => {
+        for (const method of [route.method].flat()) registered.add(`${method} ${route.url}`);
+      },
+    });
+    await t.app.ready();
+    const [owner, admin, member, guest, outsider, invitee] = await Promise.all(
+      ['owner', 'admin', 'member', 'guest', 'outsider', 'invitee'].map((prefix) => buildUser(t, { prefix })),
+    );
+    users = { owner: owner!, admin: admin!, member: member!, guest: guest!, outsider: outsider!, invitee: invitee! };
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  /** HEAD routes that only mirror a GET are covered by the GET. */
+  function routesOfApp(): string[] {
+    return [...registered]
+      .filter((route) => {
+        const [method, url] = route.split(' ');
+        return method !== 'HEAD' || !registered.has(`GET ${url}`);
+      })
+      .sort();
+  }
+
+  it('has an entry for every route the app registers, and none for a route that is gone', () => {
+    const routes = routesOfApp();
+    expect(routes.length).toBeGreaterThan(50);
+    expect(
+      routes.filter((route) => !(route in table)),
+      'routes missing from the permission matrix',
+    ).toEqual([]);
+    expect(
+      Object.keys(table).filter((route) => !routes.includes(route)),
+      'stale entries',
+    ).toEqual([]);
+  });
+
+  async function fixture(caller: Caller): Promise<Fixture> {
+    const workspace = await buildWorkspace(t, { owner: users.owner });
+    await addMember(t, { workspace, user: users.admin, role: 'admin', inviter: users.owner });
+    await addMember(t, { workspace, user: users.member, role: 'member', inviter: users.owner });
+    await addMember(t, { workspace, user: users.guest, role: 'guest', inviter: users.owner });
+    const [invite] = await t.database.db
+      .insert(schema.invites)
+      .values({
+        workspaceId: workspace.id,
+        userId: users.invitee.id,
+        role: 'member',
+        inviterId: users.owner.id,
+        tokenHash: fresh(),
+        sentAt: new Date(Date.now() - 60_000),
+      })
+      .returning({ id: schema.invites.id });
+    const linkToken = `link${fresh()}`;
+    await t.database.db
+      .insert(schema.inviteLinks)
+      .values({ workspaceId: workspace.id, token: linkToken, role: 'guest', createdBy: users.owner.id });
+    const byCaller: Record<Caller, TestUser | null> = {
+      'signed out': null,
+      'non-member': users.outsider,
+      guest: users.guest,
+      member: users.member,
+      admin: users.admin,
+      owner: users.owner,
+    };
+    const project = await buildProject(t, { workspace });
+    const pipeline = await buildPipeline(t, { project, stages: 1 });
+    return {
+      workspace: workspace.id,
+      caller: byCaller[caller],
+      users,
+      inviteId: invite!.id,
+      linkToken,
+      project: project.id,
+      pipeline: { ...pipeline, stage: pipeline.stages[0]! },
+    };
+  }
+
+  const cells = Object.entries(table).flatMap(([route, entry]) =>
+    callers.map((caller, index) => {
+      const status = entry.expect[index]!;
+      return [`${route} as ${caller} → ${status}`, { route, caller, status, entry }] as const;
+    }),
+  );
+
+  it.each(cells)('%s', async (_name, { route, caller, status, entry }) => {
+    const f = await fixture(caller);
+    const method = route.split(' ')[0] as 'GET' | 'HEAD' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+    const { url, payload } = entry.call(f);
+    const response = await t.app.inject({ method, url, payload, headers: f.caller?.headers ?? {} });
+    expect(response.statusCode, `${route} as ${caller}: ${response.body.slice(0, 300)}`).toBe(status);
+  });
+});

@@ -1,0 +1,64 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import {
+  ZGraphSaveResult,
+  ZPipeline,
+  ZPipelineNode,
+  ZProject,
+  ZWorkspaceUser,
+  type TGraphSave,
+  type TPipeline,
+  type TPipelineNode,
+  type TStageSettings,
+} from '@stageline/shared';
+import { z } from 'zod';
+import { api } from '../../shared/api';
+
+/** GET pipelines/{id}/: the graph with counters and the version a save must send back. */
+export const pipelineQuery = (pipelineId: number) =>
+  queryOptions({
+    queryKey: ['pipelines', pipelineId],
+    queryFn: async ({ signal }) => ZPipeline.parse(await api.get(`pipelines/${pipelineId}/`, { signal })),
+  });
+export const usePipeline = (pipelineId: number) => useQuery(pipelineQuery(pipelineId));
+
+export const projectQuery = (projectId: number) =>
+  queryOptions({
+    queryKey: ['projects', projectId],
+    queryFn: async ({ signal }) => ZProject.parse(await api.get(`projects/${projectId}/`, { signal })),
+  });
+
+/** The people a stage may default to: members of the project's workspace who accepted. */
+export const workspaceMembersQuery = (workspaceId: number) =>
+  queryOptions({
+    queryKey: ['workspaces', workspaceId, 'users'],
+    queryFn: async ({ signal }) =>
+      z
+        .array(ZWorkspaceUser)
+        .parse(await api.get(`workspaces/${workspaceId}/users/`, { signal }))
+        .filter((u) => u.status === 'accepted' && u.user_id !== null),
+  });
+
+export function useStageMembers(projectId: number) {
+  const project = useQuery(projectQuery(projectId));
+  const workspaceId = project.data?.workspace;
+  return useQuery({ ...workspaceMembersQuery(workspaceId ?? 0), enabled: workspaceId !== undefined });
+}
+
+/** PUT pipelines/{id}/graph/; 409 on a stale version, 400 `pipeline_cycle`. Errors stay with the caller. */
+export async function saveGraph(pipelineId: number, body: TGraphSave) {
+  return ZGraphSaveResult.parse(await api.put(`pipelines/${pipelineId}/graph/`, body, { silent: true }));
+}
+
+export async function patchStage(stageId: number, changes: Partial<TStageSettings>): Promise<TPipelineNode> {
+  return ZPipelineNode.parse(await api.patch(`stages/${stageId}/`, changes, { silent: true }));
+}
+
+export async function bulkPatchStages(stages: number[], changes: Partial<TStageSettings>): Promise<void> {
+  await api.post('stages/bulk_update/', { stages, changes }, { silent: true });
+}
+
+/** The cached pipeline with some of its stages' settings replaced. */
+export function withStages(pipeline: TPipeline, stages: readonly TPipelineNode[]): TPipeline {
+  const byId = new Map(stages.map((s) => [s.id, s]));
+  return { ...pipeline, nodes: pipeline.nodes.map((n) => byId.get(n.id) ?? n) };
+}

@@ -1,0 +1,10 @@
+import { createContext, useContext } from 'react';
+
+/** What nodes and edges may ask of the editor; absent on the read-only pipeline screen. */
+export type TFlowActions = {
+  toggleSelect: (nodeId: string) => void;
+  removeEdge: (edgeId: string) => void;
+};
+
+export const FlowActionsContext = createContext<TFlowActions | null>(null);
+export const useFlowActions = () => useContext(FlowActionsContext);

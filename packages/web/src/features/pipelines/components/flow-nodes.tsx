@@ -1,0 +1,118 @@
+import { Checkbox } from '@mantine/core';
+import { IconBolt, IconHourglass, IconUser } from '@tabler/icons-react';
+import { Handle, Position, type NodeProps } from '@xyflow/react';
+import { memo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ReviewModeLabels, TaskStatuses, TaskStatusLabels, type TReviewMode } from '@stageline/shared';
+import type { TFlowNode } from '../lib/graph-model';
+import { useFlowActions } from './flow-actions';
+import classes from './flow.module.css';
+
+const modeIcons: Record<TReviewMode, typeof IconBolt> = {
+  each_immediate: IconBolt,
+  each_wait: IconHourglass,
+  any: IconUser,
+};
+
+/** Stage: name, review mode, task counters by status and overdue; a checkbox in the editor. */
+export const StageNode = memo(function StageNode({
+  id,
+  data,
+  selected,
+  sourcePosition,
+  targetPosition,
+}: NodeProps<TFlowNode>) {
+  const { t } = useTranslation();
+  const actions = useFlowActions();
+  const mode = data.stage?.review_mode;
+  const Icon = mode ? modeIcons[mode] : null;
+  const counters = data.counters;
+  return (
+    <div
+      className={classes.node}
+      data-testid="flow-node"
+      data-id={id}
+      data-kind="stage"
+      data-selected={selected ? 'true' : 'false'}
+      data-highlighted={data.highlighted ? 'true' : 'false'}
+    >
+      <Handle type="target" position={targetPosition ?? Position.Left} className={classes.handle} />
+      <div className={classes.header}>
+        {actions ? (
+          <Checkbox
+            size="xs"
+            className="nodrag"
+            aria-label={t('Select stage')}
+            data-testid="flow-node-checkbox"
+            checked={!!selected}
+            onChange={(event) => {
+              actions.toggleSelect(id);
+              // Give the keyboard back to the diagram, so Delete acts on the selection.
+              event.currentTarget.blur();
+            }}
+            onClick={(event) => event.stopPropagation()}
+          />
+        ) : null}
+        <span className={classes.name} title={data.name}>
+          {data.name}
+        </span>
+        {Icon && mode ? (
+          <span className={classes.mode} title={t(ReviewModeLabels[mode])} aria-label={t(ReviewModeLabels[mode])}>
+            <Icon size={14} />
+          </span>
+        ) : null}
+      </div>
+      {counters ? (
+        <div className={classes.counters} data-testid="flow-node-counters">
+          {TaskStatuses.filter((status) => counters[status] > 0).map((status) => (
+            <span key={status} className={classes.counter} data-status={status} title={t(TaskStatusLabels[status])}>
+              {counters[status]}
+            </span>
+          ))}
+          {counters.overdue > 0 ? (
+            <span className={classes.counter} data-status="overdue" title={t('Overdue')}>
+              {counters.overdue}
+            </span>
+          ) : null}
+        </div>
+      ) : null}
+      <Handle type="source" position={sourcePosition ?? Position.Right} className={classes.handle} />
+    </div>
+  );
+});
+
+/** Start: only an output. */
+export const RootNode = memo(function RootNode({ id, selected, sourcePosition }: NodeProps<TFlowNode>) {
+  const { t } = useTranslation();
+  return (
+    <div
+      className={classes.root}
+      data-testid="flow-node"
+      data-id={id}
+      data-kind="root"
+      data-selected={selected ? 'true' : 'false'}
+    >
+      {t('Start')}
+      <Handle type="source" position={sourcePosition ?? Position.Right} className={classes.handle} />
+    </div>
+  );
+});
+
+/** End: only an input. */
+export const EndNode = memo(function EndNode({ id, selected, targetPosition }: NodeProps<TFlowNode>) {
+  const { t } = useTranslation();
+  return (
+    <div
+      className={classes.end}
+      data-testid="flow-node"
+      data-id={id}
+      data-kind="end"
+      data-selected={selected ? 'true' : 'false'}
+    >
+      <Handle type="target" position={targetPosition ?? Position.Left} className={classes.handle} />
+      {t('End')}
+    </div>
+  );
+});
+
+export const nodeTypes = { stage: StageNode, root: RootNode, end: EndNode };

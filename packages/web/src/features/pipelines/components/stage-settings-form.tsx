@@ -1,0 +1,275 @@
+import {
+  Alert,
+  Button,
+  Checkbox,
+  Drawer,
+  Group,
+  MultiSelect,
+  NumberInput,
+  Radio,
+  Select,
+  Stack,
+  Text,
+  Textarea,
+  TextInput,
+} from '@mantine/core';
+import { DatePickerInput } from '@mantine/dates';
+import { useForm } from '@mantine/form';
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Limits, ReviewModeLabels, ReviewModes, type TPipelineNode, type TStageSettings } from '@stageline/shared';
+import { bulkPatchStages, patchStage, useStageMembers } from '../api';
+import { blankMixed, changedFields, commonSettings, StageFields, type TStageField } from '../lib/stage-patch';
+
+type TDueMode = 'none' | 'days' | 'date';
+const dueModeOf = (s: TStageSettings): TDueMode =>
+  s.default_due_days !== null ? 'days' : s.default_due_date !== null ? 'date' : 'none';
+
+/**
+ * Stage settings for one stage (PATCH stages/{id}/) or several at once (POST stages/bulk_update/
+ * with only the fields changed; fields where the stages differ show as mixed and stay untouched).
+ */
+export function StageSettingsDrawer({
+  projectId,
+  stages,
+  onClose,
+  onSaved,
+}: {
+  projectId: number;
+  stages: TPipelineNode[] | null;
+  onClose: () => void;
+  onSaved: (stages: TPipelineNode[]) => void;
+}) {
+  const { t } = useTranslation();
+  const bulk = (stages?.length ?? 0) > 1;
+  return (
+    <Drawer
+      opened={stages !== null}
+      onClose={onClose}
+      position="right"
+      size="md"
+      title={bulk ? t('Edit {{count}} stages', { count: stages?.length ?? 0 }) : t('Stage settings')}
+      data-testid="stage-settings-drawer"
+    >
+      {stages ? (
+        <StageSettingsForm
+          key={stages.map((s) => s.id).join(',')}
+          projectId={projectId}
+          stages={stages}
+          onClose={onClose}
+          onSaved={onSaved}
+        />
+      ) : null}
+    </Drawer>
+  );
+}
+
+function StageSettingsForm({
+  projectId,
+  stages,
+  onClose,
+  onSaved,
+}: {
+  projectId: number;
+  stages: TPipelineNode[];
+  onClose: () => void;
+  onSaved: (stages: TPipelineNode[]) => void;
+}) {
+  const { t } = useTranslation();
+  const bulk = stages.length > 1;
+  const members = useStageMembers(projectId);
+  const { values: initial, mixed } = useMemo(() => commonSettings(stages), [stages]);
+  const dueMixed = mixed.has('default_due_days') || mixed.has('default_due_date');
+  const [touched, setTouched] = useState<Set<TStageField>>(() => new Set(bulk ? [] : StageFields));
+  const [failure, setFailure] = useState<string | null>(null);
+  const form = useForm<TStageSettings & { due_mode: TDueMode | '' }>({
+    initialValues: { ...blankMixed(initial, mixed), due_mode: dueMixed ? '' : dueModeOf(initial) },
+    validate: {
+      name: (value) => ((!bulk || touched.has('name')) && !value.trim() ? t('Field is required') : null),
+      default_due_days: (value, values) =>
+        values.due_mode === 'days' && (value === null || value < 0) ? t('Field is required') : null,
+      default_due_date: (value, values) => (values.due_mode === 'date' && !value ? t('Field is required') : null),
+    },
+  });
+  const touch = (...fields: TStageField[]) =>
+    setTouched((current) => (fields.every((f) => current.has(f)) ? current : new Set([...current, ...fields])));
+  const mixedHint = (field: TStageField) => (mixed.has(field) && !touched.has(field) ? t('Mixed') : undefined);
+  const field = <K extends TStageField>(name: K) => {
+    const props = form.getInputProps(name);
+    return {
+      ...props,
+      onChange: (value: unknown) => {
+        touch(name);
+        (props.onChange as (v: unknown) => void)(value);
+      },
+    };
+  };
+  const options = useMemo(
+    () =>
+      (members.data ?? []).map((m) => ({
+        value: String(m.user_id),
+        label: m.name || m.username || m.email || String(m.user_id),
+      })),
+    [members.data],
+  );
+  const boolField = (name: 'todo_enabled' | 'skip_review_if_no_reviewers' | 'accept_edit_as_done', label: string) => (
+    <Checkbox
+      label={label}
+      checked={form.values[name]}
+      indeterminate={mixed.has(name) && !touched.has(name)}
+      onChange={(event) => {
+        touch(name);
+        form.setFieldValue(name, event.currentTarget.checked);
+      }}
+      data-testid={`stage-settings-${name}`}
+    />
+  );
+
+  const submit = form.onSubmit(async (raw) => {
+    const { due_mode: dueMode, ...values } = raw;
+    if (dueMode === 'none') Object.assign(values, { default_due_days: null, default_due_date: null });
+    if (dueMode === 'days') values.default_due_date = null;
+    if (dueMode === 'date') values.default_due_days = null;
+    const changes = changedFields(initial, { ...values, name: values.name.trim() }, touched, mixed);
+    if (Object.keys(changes).length === 0) {
+      onClose();
+      return;
+    }
+    setFailure(null);
+    try {
+      if (bulk) {
+        await bulkPatchStages(
+          stages.map((s) => s.id),
+          changes,
+        );
+        onSaved(stages.map((s) => ({ ...s, ...changes })));
+      } else {
+        onSaved([await patchStage(stages[0]!.id, changes)]);
+      }
+      onClose();
+    } catch {
+      setFailure(t('Error while updating stage(s)'));
+    }
+  });
+
+  const memberSelect = (name: 'default_assignees' | 'default_reviewers', label: string) => {
+    const props = field(name);
+    return (
+      <MultiSelect
+        label={label}
+        data={options}
+        searchable
+        clearable
+        placeholder={mixedHint(name)}
+        value={form.values[name].map(String)}
+        onChange={(value) => props.onChange(value.map(Number))}
+        error={props.error as string | undefined}
+        nothingFoundMessage={t('Nothing found')}
+        data-testid={`stage-settings-${name}`}
+      />
+    );
+  };
+
+  return (
+    <form onSubmit={submit} noValidate data-testid="stage-settings-form">
+      <Stack>
+        {bulk ? (
+          <Text size="sm" c="dimmed">
+            {t('Only the fields you change are applied to every selected stage.')}
+          </Text>
+        ) : null}
+        <TextInput
+          label={t('Name')}
+          required={!bulk}
+          maxLength={Limits.name.max}
+          placeholder={mixedHint('name')}
+          {...field('name')}
+          data-testid="stage-settings-name"
+        />
+        <Textarea
+          label={t('Description')}
+          autosize
+          minRows={2}
+          maxLength={Limits.description.max}
+          placeholder={mixedHint('description')}
+          {...field('description')}
+          data-testid="stage-settings-description"
+        />
+        {memberSelect('default_assignees', t('Default assignees'))}
+        {memberSelect('default_reviewers', t('Default reviewers'))}
+        <Radio.Group
+          label={t('Default due date')}
+          value={form.values.due_mode}
+          onChange={(value) => {
+            touch('default_due_days', 'default_due_date');
+            form.setFieldValue('due_mode', value);
+          }}
+          description={dueMixed && !touched.has('default_due_days') ? t('Mixed') : undefined}
+          data-testid="stage-settings-due-mode"
+        >
+          <Group mt={4}>
+            <Radio value="none" label={t('None')} data-testid="stage-settings-due-none" />
+            <Radio value="days" label={t('Days after ready')} data-testid="stage-settings-due-days-mode" />
+            <Radio value="date" label={t('A date')} data-testid="stage-settings-due-date-mode" />
+          </Group>
+        </Radio.Group>
+        {form.values.due_mode === 'days' ? (
+          <NumberInput
+            label={t('Days after the task is ready')}
+            min={0}
+            max={3650}
+            allowDecimal={false}
+            value={form.values.default_due_days ?? ''}
+            onChange={(value) => {
+              touch('default_due_days', 'default_due_date');
+              form.setFieldValue('default_due_days', typeof value === 'number' ? value : null);
+            }}
+            error={form.errors.default_due_days}
+            data-testid="stage-settings-due-days"
+          />
+        ) : null}
+        {form.values.due_mode === 'date' ? (
+          <DatePickerInput
+            label={t('Due date')}
+            value={form.values.default_due_date}
+            onChange={(value) => {
+              touch('default_due_days', 'default_due_date');
+              form.setFieldValue('default_due_date', value);
+            }}
+            error={form.errors.default_due_date}
+            data-testid="stage-settings-due-date"
+          />
+        ) : null}
+        {boolField('todo_enabled', t('To do enabled'))}
+        <Select
+          label={t('Review mode')}
+          allowDeselect={false}
+          data={ReviewModes.map((mode) => ({ value: mode, label: t(ReviewModeLabels[mode]) }))}
+          value={mixed.has('review_mode') && !touched.has('review_mode') ? null : form.values.review_mode}
+          placeholder={mixedHint('review_mode')}
+          onChange={(value) => {
+            if (!value) return;
+            touch('review_mode');
+            form.setFieldValue('review_mode', value);
+          }}
+          data-testid="stage-settings-review_mode"
+        />
+        {boolField('skip_review_if_no_reviewers', t('Skip review when there are no reviewers'))}
+        {boolField('accept_edit_as_done', t('Accept edit as done'))}
+        {failure ? (
+          <Alert color="red" data-testid="stage-settings-error">
+            {failure}
+          </Alert>
+        ) : null}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            {t('Cancel')}
+          </Button>
+          <Button type="submit" loading={form.submitting} data-testid="stage-settings-save">
+            {t('Save')}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

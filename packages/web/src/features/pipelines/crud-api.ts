@@ -1,0 +1,70 @@
+import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
+import { z } from 'zod';
+import { ZPipeline, ZPipelineSummary, type ZPipelineCreate, type ZPipelinePatch } from '@stageline/shared';
+import { api } from '../../shared/api';
+import { queryClient } from '../../shared/api/query-client';
+
+/**
+ * Pipeline list, create, edit and delete (issue 5). The record lives under `['pipelines', id]`
+ * as the whole ZPipeline, the key and shape the diagram screens read, so both share one cache
+ * entry; lists live under `['pipelines', 'list', projectId]`. Calls are `silent`: the record
+ * loader and the forms say what went wrong (product.md §8).
+ */
+export type TPipelineCreate = z.infer<typeof ZPipelineCreate>;
+export type TPipelinePatch = z.infer<typeof ZPipelinePatch>;
+
+const silent = { silent: true } as const;
+
+export const pipelineKeys = {
+  all: ['pipelines'] as const,
+  lists: () => ['pipelines', 'list'] as const,
+  list: (projectId: number) => ['pipelines', 'list', projectId] as const,
+  detail: (id: number) => ['pipelines', id] as const,
+};
+
+/** GET pipelines/{id}/: 404 for a pipeline outside the caller's workspaces. */
+export const getPipelineRecord = async (id: number, signal?: AbortSignal) =>
+  ZPipeline.parse(await api.get(`pipelines/${id}/`, { signal, silent: true }));
+export const pipelineRecordQueryOptions = (id: number) =>
+  queryOptions({ queryKey: pipelineKeys.detail(id), queryFn: ({ signal }) => getPipelineRecord(id, signal) });
+
+/** GET pipelines/?project={id}: summaries, without nodes and edges. */
+export const getPipelines = async (projectId: number, signal?: AbortSignal) =>
+  z.array(ZPipelineSummary).parse(await api.get('pipelines/', { query: { project: projectId }, signal, silent: true }));
+export const pipelinesQueryOptions = (projectId: number) =>
+  queryOptions({ queryKey: pipelineKeys.list(projectId), queryFn: ({ signal }) => getPipelines(projectId, signal) });
+export const usePipelines = (projectId: number) => useQuery(pipelinesQueryOptions(projectId));
+
+/** A change of a project's pipelines changes its counters too. */
+function invalidateProject(projectId: number) {
+  void queryClient.invalidateQueries({ queryKey: pipelineKeys.list(projectId) });
+  void queryClient.invalidateQueries({ queryKey: ['projects', projectId] });
+}
+
+export const createPipeline = async (body: TPipelineCreate) =>
+  ZPipelineSummary.parse(await api.post('pipelines/', body, silent));
+export const useCreatePipeline = () =>
+  useMutation({ mutationFn: createPipeline, onSuccess: (pipeline) => invalidateProject(pipeline.project) });
+
+/** PATCH pipelines/{id}/; the record is read again, since the answer's shape is the server's to choose. */
+export const updatePipeline = (id: number, body: TPipelinePatch) =>
+  api.patch<unknown>(`pipelines/${id}/`, body, silent);
+export const useUpdatePipeline = (projectId: number) =>
+  useMutation({
+    mutationFn: ({ id, changes }: { id: number; changes: TPipelinePatch }) => updatePipeline(id, changes),
+    onSuccess: async (_answer, { id }) => {
+      invalidateProject(projectId);
+      await queryClient.invalidateQueries({ queryKey: pipelineKeys.detail(id) });
+    },
+  });
+
+export const deletePipeline = (id: number) => api.delete<void>(`pipelines/${id}/`, silent);
+export const useDeletePipeline = (projectId: number) =>
+  useMutation({
+    mutationFn: deletePipeline,
+    onSuccess: (_void, id) => {
+      // Not removed while its screen is still mounted: marked stale, the next visit asks again (404).
+      void queryClient.invalidateQueries({ queryKey: pipelineKeys.detail(id), refetchType: 'none' });
+      invalidateProject(projectId);
+    },
+  });

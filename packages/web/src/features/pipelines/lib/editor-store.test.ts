@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import { createEditorStore, snapshotToStored } from './editor-store';
+import { buildPipeline } from './fixtures';
+
+describe('editor store', () => {
+  it('adds, connects, undoes and redoes', () => {
+    const store = createEditorStore(buildPipeline({ stages: 1 }));
+    const s = () => store.getState();
+    expect(s().dirty).toBe(false);
+    const id = s().addStage({ x: 100, y: 100 }, 'New');
+    expect(s().dirty).toBe(true);
+    expect(s().connect('10', id)).toBeNull();
+    expect(s().connect(id, '10')).toBe('pipeline_cycle');
+    expect(s().connect(id, '1')).toBe('edge_into_root');
+    expect(s().edges).toHaveLength(3);
+    s().undo();
+    expect(s().edges).toHaveLength(2);
+    s().undo();
+    expect(s().nodes).toHaveLength(3);
+    expect(s().dirty).toBe(false);
+    s().redo();
+    s().redo();
+    expect(s().edges).toHaveLength(3);
+  });
+
+  it('records a drag once, at its end', () => {
+    const store = createEditorStore(buildPipeline({ stages: 1 }));
+    const s = () => store.getState();
+    for (let x = 0; x < 10; x++)
+      s().onNodesChange([{ type: 'position', id: '10', position: { x: 300 + x, y: 0 }, dragging: true }]);
+    expect(s().history.past).toHaveLength(0);
+    s().commit();
+    expect(s().history.past).toHaveLength(1);
+    s().commit(); // nothing moved since: no extra step
+    expect(s().history.past).toHaveLength(1);
+    s().undo();
+    expect(s().nodes.find((n) => n.id === '10')!.position).toEqual({ x: 250, y: 0 });
+  });
+
+  it('a drag touches only the dragged node objects', () => {
+    const store = createEditorStore(buildPipeline({ stages: 3 }));
+    const before = store.getState().nodes;
+    store.getState().onNodesChange([{ type: 'position', id: '11', position: { x: 1, y: 1 }, dragging: true }]);
+    const after = store.getState().nodes;
+    expect(after.filter((n, i) => n !== before[i]).map((n) => n.id)).toEqual(['11']);
+  });
+
+  it('maps tmp ids after save and is clean again', () => {
+    const pipeline = buildPipeline({ stages: 1 });
+    const store = createEditorStore(pipeline);
+    const s = () => store.getState();
+    const id = s().addStage({ x: 500, y: 80 }, 'New');
+    s().connect('10', id);
+    const saved = {
+      ...pipeline,
+      version: 2,
+      nodes: [...pipeline.nodes, { ...pipeline.nodes[1]!, id: 42, name: 'New', x: 500, y: 80 }],
+      edges: [...pipeline.edges, { source: 10, target: 42 }],
+      id_map: { [id]: 42 },
+    };
+    s().saved(saved);
+    expect(s().nodes.some((n) => n.id === '42')).toBe(true);
+    expect(s().edges.some((e) => e.source === '10' && e.target === '42')).toBe(true);
+    expect(s().version).toBe(2);
+    expect(s().dirty).toBe(false);
+  });
+
+  it('restores an unsaved copy with its version and reverts to the last save', () => {
+    const pipeline = buildPipeline({ stages: 1, version: 5 });
+    const other = createEditorStore(pipeline);
+    other.getState().addStage({ x: 1, y: 1 }, 'Extra');
+    const stored = { ...snapshotToStored(other.getState(), 4), saved: Date.now() };
+    const store = createEditorStore(pipeline);
+    store.getState().restore(stored);
+    expect(store.getState().nodes).toHaveLength(4);
+    expect(store.getState().version).toBe(4);
+    expect(store.getState().dirty).toBe(true);
+    store.getState().revert();
+    expect(store.getState().nodes).toHaveLength(3);
+    expect(store.getState().dirty).toBe(false);
+    expect(store.getState().version).toBe(5);
+  });
+
+  it('toggling the orientation moves handles and is undoable', () => {
+    const store = createEditorStore(buildPipeline({ stages: 1 }));
+    store.getState().setLayout('vertical');
+    expect(store.getState().nodes[1]!.sourcePosition).toBe('bottom');
+    expect(store.getState().dirty).toBe(true);
+    store.getState().undo();
+    expect(store.getState().layout).toBe('horizontal');
+  });
+});

@@ -1,0 +1,260 @@
+import { applyEdgeChanges, applyNodeChanges, type EdgeChange, type NodeChange } from '@xyflow/react';
+import { createStore } from 'zustand/vanilla';
+import type { TGraphSaveResult, TLayout, TPipeline, TPipelineNode } from '@stageline/shared';
+import { connectionError } from './connection';
+import {
+  applyIdMap,
+  graphSignature,
+  handlePositions,
+  makeFlowEdge,
+  makeFlowNode,
+  newTmpId,
+  pipelineToSnapshot,
+  type TFlowEdge,
+  type TFlowNode,
+  type TGraphSnapshot,
+} from './graph-model';
+import { createHistory, mapHistory, pushHistory, redoHistory, undoHistory, type THistory } from './history';
+import type { TPoint } from './layout';
+import type { TStoredPipelineState } from './local-state';
+
+export type TEditorState = {
+  nodes: TFlowNode[];
+  edges: TFlowEdge[];
+  layout: TLayout;
+  history: THistory<TGraphSnapshot>;
+  /** The pipeline as last loaded or saved: the baseline of "unsaved" and of "Revert". */
+  pipeline: TPipeline;
+  /** The version the next save sends (a restored older copy keeps its own, to meet the 409). */
+  version: number;
+  savedSignature: string;
+  dirty: boolean;
+};
+
+export type TEditorActions = {
+  onNodesChange: (changes: NodeChange<TFlowNode>[]) => void;
+  onEdgesChange: (changes: EdgeChange<TFlowEdge>[]) => void;
+  /** Records the current graph as one undo step (after a drag, a deletion, an edit). */
+  commit: () => void;
+  undo: () => void;
+  redo: () => void;
+  addStage: (position: TPoint, name: string) => string;
+  connect: (source: string, target: string) => ReturnType<typeof connectionError>;
+  removeEdge: (edgeId: string) => void;
+  setEdges: (edges: TFlowEdge[]) => void;
+  toggleSelect: (nodeId: string) => void;
+  setLayout: (layout: TLayout) => void;
+  applyPositions: (positions: ReadonlyMap<string, TPoint>, commit?: boolean) => void;
+  highlight: (nodeIds: readonly string[]) => void;
+  /** A fresh pipeline from the server: the editor starts over from it (load, reload). */
+  reset: (pipeline: TPipeline) => void;
+  restore: (stored: TStoredPipelineState) => void;
+  revert: () => void;
+  saved: (result: TGraphSaveResult) => void;
+  updateStages: (stages: readonly TPipelineNode[]) => void;
+};
+
+export type TEditorStore = ReturnType<typeof createEditorStore>;
+
+const snapshotOf = (s: TEditorState): TGraphSnapshot => ({ nodes: s.nodes, edges: s.edges, layout: s.layout });
+
+/** The unsaved copy as a snapshot; saved stages keep their settings and counters from `pipeline`. */
+export function storedToSnapshot(stored: TStoredPipelineState, pipeline: TPipeline): TGraphSnapshot {
+  const byId = new Map(pipeline.nodes.map((n) => [String(n.id), n]));
+  return {
+    layout: stored.layout,
+    nodes: stored.nodes.map((n) =>
+      makeFlowNode({ ...n, stage: byId.get(n.id), counters: pipeline.stage_counters[n.id] }, stored.layout),
+    ),
+    edges: stored.edges.map((e) => makeFlowEdge(e.source, e.target)),
+  };
+}
+
+export function snapshotToStored(snapshot: TGraphSnapshot, version: number): Omit<TStoredPipelineState, 'saved'> {
+  return {
+    version,
+    layout: snapshot.layout,
+    nodes: snapshot.nodes.map((n) => ({
+      id: n.id,
+      kind: n.data.kind,
+      name: n.data.name,
+      x: Math.round(n.position.x),
+      y: Math.round(n.position.y),
+    })),
+    edges: snapshot.edges.map((e) => ({ source: e.source, target: e.target })),
+  };
+}
+
+/**
+ * The flow editor's state, one store per open editor: React Flow's nodes and edges (changed with
+ * `applyNodeChanges`, so a drag touches only the dragged nodes), the undo history of snapshots and
+ * the saved baseline.
+ */
+export function createEditorStore(pipeline: TPipeline) {
+  const initial = pipelineToSnapshot(pipeline);
+  return createStore<TEditorState & TEditorActions>()((set, get) => {
+    const present = (snapshot: TGraphSnapshot, extra: Partial<TEditorState> = {}) => {
+      const savedSignature = extra.savedSignature ?? get().savedSignature;
+      set({
+        nodes: snapshot.nodes,
+        edges: snapshot.edges,
+        layout: snapshot.layout,
+        dirty: graphSignature(snapshot) !== savedSignature,
+        ...extra,
+      });
+    };
+    const commitSnapshot = (snapshot: TGraphSnapshot) => {
+      const state = get();
+      const history =
+        graphSignature(snapshot) === graphSignature(state.history.present)
+          ? { ...state.history, present: snapshot }
+          : pushHistory(state.history, snapshot);
+      present(snapshot, { history });
+    };
+    return {
+      nodes: initial.nodes,
+      edges: initial.edges,
+      layout: initial.layout,
+      history: createHistory(initial),
+      pipeline,
+      version: pipeline.version,
+      savedSignature: graphSignature(initial),
+      dirty: false,
+
+      onNodesChange: (changes) => set({ nodes: applyNodeChanges(changes, get().nodes) }),
+      onEdgesChange: (changes) => set({ edges: applyEdgeChanges(changes, get().edges) }),
+      commit: () => commitSnapshot(snapshotOf(get())),
+      undo: () => {
+        const history = undoHistory(get().history);
+        present(history.present, { history });
+      },
+      redo: () => {
+        const history = redoHistory(get().history);
+        present(history.present, { history });
+      },
+      addStage: (position, name) => {
+        const id = newTmpId();
+        const s = get();
+        const node = {
+          ...makeFlowNode({ id, kind: 'stage', name, x: position.x, y: position.y }, s.layout),
+          selected: true,
+        };
+        commitSnapshot({
+          ...snapshotOf(s),
+          nodes: [...s.nodes.map((n) => (n.selected ? { ...n, selected: false } : n)), node],
+        });
+        return id;
+      },
+      connect: (source, target) => {
+        const s = get();
+        const kinds = new Map(s.nodes.map((n) => [n.id, n.data.kind]));
+        const error = connectionError(kinds, s.edges, source, target);
+        if (!error) commitSnapshot({ ...snapshotOf(s), edges: [...s.edges, makeFlowEdge(source, target)] });
+        return error;
+      },
+      removeEdge: (edgeId) => {
+        const s = get();
+        commitSnapshot({ ...snapshotOf(s), edges: s.edges.filter((e) => e.id !== edgeId) });
+      },
+      setEdges: (edges) => commitSnapshot({ ...snapshotOf(get()), edges }),
+      toggleSelect: (nodeId) =>
+        set({ nodes: get().nodes.map((n) => (n.id === nodeId ? { ...n, selected: !n.selected } : n)) }),
+      setLayout: (layout) => {
+        const s = get();
+        const sides = handlePositions(layout);
+        if (layout === s.layout) return;
+        // Swapping the axes keeps the user's arrangement, turned to the new orientation.
+        commitSnapshot({
+          layout,
+          edges: s.edges,
+          nodes: s.nodes.map((n) => ({ ...n, ...sides, position: { x: n.position.y, y: n.position.x } })),
+        });
+      },
+      applyPositions: (positions, commit = true) => {
+        const s = get();
+        const nodes = s.nodes.map((n) => {
+          const p = positions.get(n.id);
+          return p ? { ...n, position: p } : n;
+        });
+        if (commit) commitSnapshot({ ...snapshotOf(s), nodes });
+        else {
+          const snapshot = { ...snapshotOf(s), nodes };
+          present(snapshot, { history: createHistory(snapshot), savedSignature: graphSignature(snapshot) });
+        }
+      },
+      highlight: (nodeIds) => {
+        const ids = new Set(nodeIds);
+        set({
+          nodes: get().nodes.map((n) =>
+            !!n.data.highlighted === ids.has(n.id) ? n : { ...n, data: { ...n.data, highlighted: ids.has(n.id) } },
+          ),
+        });
+      },
+      reset: (fresh) => {
+        const snapshot = pipelineToSnapshot(fresh);
+        present(snapshot, {
+          history: createHistory(snapshot),
+          pipeline: fresh,
+          version: fresh.version,
+          savedSignature: graphSignature(snapshot),
+        });
+      },
+      restore: (stored) => {
+        const snapshot = storedToSnapshot(stored, get().pipeline);
+        commitSnapshot(snapshot);
+        set({ version: stored.version });
+      },
+      revert: () => {
+        const s = get();
+        commitSnapshot(pipelineToSnapshot(s.pipeline));
+        set({ version: s.pipeline.version });
+      },
+      saved: (result) => {
+        const { id_map: idMap, ...fresh } = result;
+        const s = get();
+        const serverNodes = new Map(fresh.nodes.map((n) => [String(n.id), n]));
+        const refresh = (snapshot: TGraphSnapshot): TGraphSnapshot => {
+          const mapped = applyIdMap(snapshot, idMap);
+          return {
+            ...mapped,
+            nodes: mapped.nodes.map((n) => {
+              const stage = serverNodes.get(n.id);
+              return stage
+                ? {
+                    ...n,
+                    data: {
+                      ...n.data,
+                      name: stage.name,
+                      stage,
+                      counters: fresh.stage_counters[n.id],
+                      highlighted: false,
+                    },
+                  }
+                : n;
+            }),
+          };
+        };
+        const history = mapHistory(s.history, refresh);
+        const saved = pipelineToSnapshot(fresh, s.layout);
+        present(history.present, {
+          history,
+          pipeline: fresh,
+          version: fresh.version,
+          savedSignature: graphSignature(saved),
+        });
+      },
+      updateStages: (stages) => {
+        const byId = new Map(stages.map((st) => [String(st.id), st]));
+        const s = get();
+        const pipelineNodes = s.pipeline.nodes.map((n) => byId.get(String(n.id)) ?? n);
+        set({
+          pipeline: { ...s.pipeline, nodes: pipelineNodes },
+          nodes: s.nodes.map((n) => {
+            const stage = byId.get(n.id);
+            return stage ? { ...n, data: { ...n.data, name: stage.name, stage } } : n;
+          }),
+        });
+      },
+    };
+  });
+}

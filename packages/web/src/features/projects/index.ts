@@ -1,0 +1,7 @@
+/** What the rest of the app may use of the projects feature (STYLE.md: features talk through exports). */
+export { ProjectCrumb } from './components/project-crumb';
+export { ProjectList } from './components/project-list';
+export { useWorkspaceRole } from './hooks/use-project-role';
+export { useOpenProject } from './hooks/use-open-project';
+export { projectKeys, projectQueryOptions, useProject } from './api';
+export { useProjectRecord } from './hooks/use-project-record';

@@ -1,0 +1,10 @@
+/** The generic record loader (product.md §4) every record screen uses. */
+export {
+  parseRecordId,
+  useRecord,
+  type TRecord,
+  type TRecordOptions,
+  type TRecordStatus,
+  type TSaveTarget,
+} from './use-record';
+export { RecordDeleteButton, RecordView } from './record-view';
