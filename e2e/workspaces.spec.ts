@@ -1,0 +1,112 @@
+import type { Browser, Page } from '@playwright/test';
+import { registerUser, signInAs, type TestUser } from './support/accounts';
+import { expect, snap, test } from './support/fixtures';
+
+async function userPage(browser: Browser, baseURL: string | undefined, user: TestUser): Promise<Page> {
+  const context = await browser.newContext({ baseURL });
+  const page = await context.newPage();
+  await signInAs(page, user);
+  return page;
+}
+
+async function choose(page: Page, testId: string, option: string | RegExp) {
+  await page.getByTestId(testId).click();
+  await page.getByRole('option', { name: option, exact: typeof option === 'string' }).click();
+}
+
+test('two users: invite by link and directly, bulk role change, delegation, deletion by confirmation text', async ({
+  browser,
+  baseURL,
+  request,
+}) => {
+  const owner = await registerUser(request, { firstName: 'Olga' });
+  const second = await registerUser(request, { firstName: 'Boris' });
+  const a = await userPage(browser, baseURL, owner);
+  const b = await userPage(browser, baseURL, second);
+
+  // The owner creates a workspace through the screen.
+  await a.goto('/app/workspaces/create');
+  await a.getByTestId('workspace-create-name').fill('Studio');
+  await a.getByTestId('workspace-create-submit').click();
+  await expect(a).toHaveURL(/\/app\/workspaces\/\d+$/);
+  const studioId = Number(/workspaces\/(\d+)/.exec(a.url())![1]);
+
+  // Invite by link with the Member role; the second user accepts it.
+  await a.goto(`/app/workspaces/${studioId}/settings`);
+  await choose(a, 'link-role', 'Member');
+  await a.getByTestId('link-generate').click();
+  const linkUrl = await a.getByTestId('link-url').inputValue();
+  expect(linkUrl).toMatch(/\/i\/[\w-]+$/);
+  await b.goto(new URL(linkUrl).pathname);
+  await b.getByTestId('invite-preview-accept').click();
+  await expect(b).toHaveURL(new RegExp(`/app/workspaces/${studioId}$`));
+  await expect(b.getByTestId('workspace-my-role')).toContainText('Member');
+
+  // A second workspace, where the second user is invited directly by username.
+  await a.goto('/app/workspaces/create');
+  await a.getByTestId('workspace-create-name').fill('Second');
+  await a.getByTestId('workspace-create-submit').click();
+  await expect(a).toHaveURL(/\/app\/workspaces\/\d+$/);
+  const secondId = Number(/workspaces\/(\d+)/.exec(a.url())![1]);
+  await a.goto(`/app/workspaces/${secondId}/settings`);
+  await a.getByTestId('invite-users-input').fill(second.username);
+  await a.getByTestId('invite-users-input').press('Enter');
+  await choose(a, 'invite-role', 'Guest');
+  await a.getByTestId('invite-submit').click();
+  await expect(a.locator(`[data-testid="team-row"][data-username="${second.username}"]`)).toHaveAttribute(
+    'data-status',
+    'pending',
+  );
+  await b.goto('/app/workspaces');
+  const invite = b.getByTestId('pending-invite').filter({ hasText: 'Second' });
+  await expect(invite).toBeVisible();
+  await snap(b, 'workspaces-list-with-invite-en-light');
+  await invite.getByTestId('invite-accept').click();
+  await expect(b).toHaveURL(new RegExp(`/app/workspaces/${secondId}$`));
+
+  // Bulk role change: the second user becomes Admin of Studio.
+  await a.goto(`/app/workspaces/${studioId}/settings`);
+  const row = a.locator(`[data-testid="team-row"][data-username="${second.username}"]`);
+  await row.getByTestId('team-select').check();
+  await choose(a, 'bulk-role-select', 'Admin');
+  await a.getByTestId('bulk-role-apply').click();
+  await expect(row.getByTestId('team-role')).toContainText('Admin');
+  await snap(a, 'workspace-settings-en-light');
+
+  // Delegate ownership of Studio: the former owner becomes Admin.
+  await choose(a, 'delegate-select', 'Boris');
+  await a.getByTestId('delegate-submit').click();
+  await a.getByTestId('delegate-confirm-ok').click();
+  await expect(row.getByTestId('team-role')).toContainText('Owner');
+  await b.goto(`/app/workspaces/${studioId}`);
+  await expect(b.getByTestId('workspace-my-role')).toContainText('Owner');
+  await a.goto(`/app/workspaces/${studioId}`);
+  await expect(a.getByTestId('workspace-my-role')).toContainText('Admin');
+
+  // Delete the second workspace through the confirmation text.
+  await a.goto(`/app/workspaces/${secondId}/settings`);
+  await a.getByTestId('delete-open').click();
+  await expect(a.getByTestId('delete-confirm-text')).toHaveText('Second');
+  await a.getByTestId('delete-confirm-input').fill('second');
+  await a.getByTestId('delete-confirm-submit').click();
+  await expect(a.getByText('Confirmation text is invalid')).toBeVisible();
+  await a.getByTestId('delete-confirm-input').fill('Second');
+  await a.getByTestId('delete-confirm-submit').click();
+  await expect(a).toHaveURL(/\/app\/workspaces$/);
+  await expect(a.getByTestId('workspace-card').filter({ hasText: 'Second' })).toHaveCount(0);
+  await expect(a.getByTestId('workspace-card').filter({ hasText: 'Studio' })).toBeVisible();
+
+  // Screens in Russian and dark.
+  await a.evaluate(() => {
+    localStorage.setItem('language', 'ru');
+    localStorage.setItem('theme', 'dark');
+  });
+  await a.goto('/app/workspaces');
+  await expect(a.getByTestId('workspace-card').first()).toBeVisible();
+  await snap(a, 'workspaces-list-ru-dark');
+  await a.goto(`/app/workspaces/${studioId}/settings`);
+  await expect(a.getByTestId('team-table')).toBeVisible();
+  await snap(a, 'workspace-settings-ru-dark');
+  await a.context().close();
+  await b.context().close();
+});
