@@ -1,0 +1,145 @@
+import type { APIRequestContext, Locator, Page } from '@playwright/test';
+import { registerUser, signInAs, type TestUser } from './support/accounts';
+import { expect, snap, test } from './support/fixtures';
+
+async function api<T>(request: APIRequestContext, user: TestUser, path: string, data: unknown): Promise<T> {
+  const response = await request.post(`/api/${path}`, { data, headers: { Authorization: `Bearer ${user.access}` } });
+  if (!response.ok()) throw new Error(`${path}: ${response.status()} ${await response.text()}`);
+  return (await response.json()) as T;
+}
+
+const stages = (page: Page) => page.locator('[data-testid="flow-node"][data-kind="stage"]');
+const edges = (page: Page) => page.locator('.react-flow__edge');
+const node = (page: Page, kind: 'root' | 'end') => page.locator(`[data-testid="flow-node"][data-kind="${kind}"]`);
+
+/** The React Flow wrapper of a node of ours. */
+async function wrapper(page: Page, inner: Locator): Promise<Locator> {
+  const id = await inner.getAttribute('data-id');
+  return page.locator(`.react-flow__node[data-id="${id}"]`);
+}
+
+/** Hovers an edge at a point of its line that nothing covers (its middle holds the delete button). */
+async function hoverEdge(page: Page, edge: Locator) {
+  const point = await edge.evaluate((group: Element) => {
+    const path = group.querySelector<SVGPathElement>('path.react-flow__edge-path')!;
+    const matrix = path.getScreenCTM()!;
+    for (const fraction of [0.15, 0.25, 0.35, 0.7, 0.8, 0.9, 0.1, 0.95]) {
+      const at = path.getPointAtLength(path.getTotalLength() * fraction);
+      const x = at.x * matrix.a + matrix.e;
+      const y = at.y * matrix.d + matrix.f;
+      if (document.elementFromPoint(x, y)?.closest('.react-flow__edge') === group) return { x, y };
+    }
+    return null;
+  });
+  if (!point) throw new Error('every point of the edge is covered');
+  await page.mouse.move(point.x, point.y);
+}
+
+/** Drags a connection from the output handle of `from` to the input handle of `to`. */
+async function connect(page: Page, from: Locator, to: Locator) {
+  const source = (await wrapper(page, from)).locator('.react-flow__handle.source');
+  const target = (await wrapper(page, to)).locator('.react-flow__handle.target');
+  const a = (await source.boundingBox())!;
+  const b = (await target.boundingBox())!;
+  await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 12 });
+  await page.mouse.up();
+}
+
+test('build a pipeline with the mouse, save, reload, and restore unsaved work', async ({ page, request }) => {
+  test.setTimeout(90_000);
+  const user = await registerUser(request);
+  const workspace = await api<{ id: number }>(request, user, 'workspaces/', { name: 'Editor studio' });
+  const project = await api<{ id: number }>(request, user, 'projects/', { workspace: workspace.id, name: 'Film' });
+  const pipeline = await api<{ id: number }>(request, user, 'pipelines/', {
+    project: project.id,
+    name: 'Shots',
+    layout: 'horizontal',
+  });
+  await signInAs(page, user);
+  await page.evaluate((id) => localStorage.setItem('current_workspace', String(id)), workspace.id);
+  const editor = `/app/projects/${project.id}/pipelines/${pipeline.id}/edit_flow`;
+  await page.goto(editor);
+  await expect(node(page, 'root')).toBeVisible();
+  await expect(node(page, 'end')).toBeVisible();
+  await expect(stages(page)).toHaveCount(0);
+
+  // Create a stage by click, and one by dragging the palette item onto the canvas.
+  await page.getByTestId('flow-add-stage').click();
+  await expect(stages(page)).toHaveCount(1);
+  await page.getByTestId('flow-palette-stage').dragTo(page.getByTestId('flow-canvas'), {
+    targetPosition: { x: 420, y: 320 },
+  });
+  await expect(stages(page)).toHaveCount(2);
+  const [firstId, secondId] = await stages(page).evaluateAll((els) => els.map((el) => el.getAttribute('data-id')));
+  const first = page.locator(`[data-testid="flow-node"][data-id="${firstId}"]`);
+  const second = page.locator(`[data-testid="flow-node"][data-id="${secondId}"]`);
+
+  // Spread them out (a layered layout), then connect start → first → second → end.
+  await page.getByTestId('flow-organize').click();
+  await page.waitForTimeout(1500);
+  await connect(page, node(page, 'root'), first);
+  await connect(page, first, second);
+  await connect(page, second, node(page, 'end'));
+  await expect(edges(page)).toHaveCount(3);
+
+  // A connection that closes a loop is refused with the message.
+  await connect(page, second, first);
+  await expect(page.getByTestId('flow-error')).toContainText('Cycles are not allowed...');
+  await expect(edges(page)).toHaveCount(3);
+
+  // Remove a connection by hovering it and pressing its button; undo and redo it.
+  await page.locator('.react-flow__pane').click({ position: { x: 30, y: 400 } });
+  await hoverEdge(page, edges(page).nth(1));
+  await page.locator('[data-testid="flow-edge-delete"][data-visible="true"]').click();
+  await expect(edges(page)).toHaveCount(2);
+  await page.getByTestId('flow-undo').click();
+  await expect(edges(page)).toHaveCount(3);
+  await page.getByTestId('flow-redo').click();
+  await expect(edges(page)).toHaveCount(2);
+  await page.keyboard.press('Control+z');
+  await expect(edges(page)).toHaveCount(3);
+
+  // Multi-select both stages by checkbox and delete them together; undo brings them back.
+  await first.getByTestId('flow-node-checkbox').check();
+  await second.getByTestId('flow-node-checkbox').check();
+  await page.keyboard.press('Delete');
+  await expect(stages(page)).toHaveCount(0);
+  await page.getByTestId('flow-undo').click();
+  await expect(stages(page)).toHaveCount(2);
+  await expect(edges(page)).toHaveCount(3);
+
+  // Organize and toggle the orientation.
+  await page.getByTestId('flow-organize').click();
+  const orientation = page.getByTestId('flow-orientation');
+  await expect(orientation).toHaveAttribute('data-value', 'horizontal');
+  await orientation.getByText('Vertical').click();
+  await expect(orientation).toHaveAttribute('data-value', 'vertical');
+  await snap(page, 'flow-editor-en-light');
+
+  // Save; reload and see it unchanged.
+  await page.getByTestId('flow-save').click();
+  await expect(page.getByTestId('flow-status')).toHaveAttribute('data-dirty', 'false');
+  await page.reload();
+  await expect(stages(page)).toHaveCount(2);
+  await expect(edges(page)).toHaveCount(3);
+
+  // Unsaved work: leaving asks first; a reload offers to restore it.
+  await page.getByTestId('flow-add-stage').click();
+  await expect(stages(page)).toHaveCount(3);
+  await expect(page.getByTestId('flow-status')).toHaveAttribute('data-dirty', 'true');
+  await page.getByTestId('flow-back').click();
+  await expect(page.getByTestId('flow-leave-confirm')).toBeVisible();
+  await page.getByTestId('flow-leave-cancel').click();
+  await page.waitForTimeout(800); // the local copy is written with a short debounce
+  await page.reload();
+  await page.getByTestId('flow-restore-accept').click();
+  await expect(stages(page)).toHaveCount(3);
+
+  await page.evaluate(() => localStorage.setItem('theme', 'dark'));
+  await page.reload();
+  await page.getByTestId('flow-restore-accept').click();
+  await expect(stages(page)).toHaveCount(3);
+  await snap(page, 'flow-editor-en-dark');
+});
