@@ -15,7 +15,7 @@ export default tseslint.config(
       'data/**',
       'test-results/**',
       'playwright-report/**',
-      '**/public/**',
+      'packages/web/public/**',
       '.shot.mjs',
     ],
   },

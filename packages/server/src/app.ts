@@ -26,6 +26,8 @@ import { oauthRoutes } from './features/oauth/routes';
 import { pipelinesRoutes } from './features/pipelines';
 import { projectsRoutes } from './features/projects';
 import { systemRoutes } from './features/system/routes';
+import { tasksRoutes } from './features/tasks';
+import { unitsRoutes } from './features/units';
 import { usersRoutes } from './features/users/routes';
 import { workspacesRoutes } from './features/workspaces';
 import { AppError, installErrorHandling } from './http/errors';
@@ -114,6 +116,8 @@ export async function buildApp({ config, database, webDistDir, logger = false, a
       await api.register(workspacesRoutes, { ctx });
       await api.register(projectsRoutes, { db: database.db });
       await api.register(pipelinesRoutes, { db: database.db });
+      await api.register(unitsRoutes, { db: database.db });
+      await api.register(tasksRoutes, { db: database.db });
       await api.register(oauthRoutes, { ctx });
       if (mailer.devOutbox) await api.register(devOutboxRoutes, { db: database.db });
     },

@@ -28,6 +28,10 @@ type Fixture = {
   /** A project of the workspace with one pipeline: start → stage → end, not yet saved (version 0). */
   project: number;
   pipeline: { id: number; root: number; end: number; stage: number };
+  /** A unit of the pipeline; tasks of three units at its stage: in To do, in progress, and in review
+   * (round 1 open) with every role of the workspace as its own reviewers. */
+  unit: number;
+  tasks: { todo: number; inProgress: number; review: number };
 };
 type Call = { url: string; payload?: object };
 type Entry = { expect: Row; call: (f: Fixture) => Call };
@@ -252,6 +256,61 @@ const table: Record<string, Entry> = {
     expect: [401, 404, 403, 200, 200, 200],
     call: (f) => ({ url: `/api/stages/${f.pipeline.stage}/`, payload: { name: 'Renamed', review_mode: 'any' } }),
   },
+  // Units and tasks: Guests read and review where they are reviewers; Members create, edit, work and
+  // set any status; Admins delete units.
+  'POST /api/units/': {
+    expect: [401, 404, 403, 201, 201, 201],
+    call: (f) => ({ url: '/api/units/', payload: { project: f.project, pipeline: f.pipeline.id, name: 'Matrix' } }),
+  },
+  'POST /api/units/batch/': {
+    expect: [401, 404, 403, 201, 201, 201],
+    call: (f) => ({
+      url: '/api/units/batch/',
+      payload: { project: f.project, pipeline: f.pipeline.id, template: 'M{count}', count: 3, start: 1, step: 1 },
+    }),
+  },
+  'GET /api/units/': {
+    expect: [401, 404, 200, 200, 200, 200],
+    call: (f) => ({ url: `/api/units/?project=${f.project}` }),
+  },
+  'GET /api/units/matrix/': {
+    expect: [401, 404, 200, 200, 200, 200],
+    call: (f) => ({ url: `/api/units/matrix/?pipeline=${f.pipeline.id}&assignee=me` }),
+  },
+  'GET /api/units/:id/': { expect: [401, 404, 200, 200, 200, 200], call: (f) => ({ url: `/api/units/${f.unit}/` }) },
+  'PATCH /api/units/:id/': {
+    expect: [401, 404, 403, 200, 200, 200],
+    call: (f) => ({ url: `/api/units/${f.unit}/`, payload: { name: 'Renamed' } }),
+  },
+  'DELETE /api/units/:id/': { expect: [401, 404, 403, 403, 204, 204], call: (f) => ({ url: `/api/units/${f.unit}/` }) },
+  'GET /api/tasks/': {
+    expect: [401, 404, 200, 200, 200, 200],
+    call: (f) => ({ url: `/api/tasks/?pipeline=${f.pipeline.id}&reviewer=me` }),
+  },
+  'GET /api/tasks/:id/': {
+    expect: [401, 404, 200, 200, 200, 200],
+    call: (f) => ({ url: `/api/tasks/${f.tasks.review}/` }),
+  },
+  'PATCH /api/tasks/:id/': {
+    expect: [401, 404, 403, 200, 200, 200],
+    call: (f) => ({ url: `/api/tasks/${f.tasks.todo}/`, payload: { status: 'done', assignees: [f.users.guest.id] } }),
+  },
+  'POST /api/tasks/:id/start/': {
+    expect: [401, 404, 403, 200, 200, 200],
+    call: (f) => ({ url: `/api/tasks/${f.tasks.todo}/start/` }),
+  },
+  'POST /api/tasks/:id/submit/': {
+    expect: [401, 404, 403, 200, 200, 200],
+    call: (f) => ({ url: `/api/tasks/${f.tasks.inProgress}/submit/` }),
+  },
+  'POST /api/tasks/:id/accept/': {
+    expect: [401, 404, 200, 200, 200, 200],
+    call: (f) => ({ url: `/api/tasks/${f.tasks.review}/accept/`, payload: { comment: 'Good' } }),
+  },
+  'POST /api/tasks/:id/reject/': {
+    expect: [401, 404, 200, 200, 200, 200],
+    call: (f) => ({ url: `/api/tasks/${f.tasks.review}/reject/`, payload: { comment: 'Again' } }),
+  },
   'POST /api/stages/bulk_update/': {
     expect: [401, 404, 403, 200, 200, 200],
     call: (f) => ({
@@ -336,6 +395,28 @@ describe('permission matrix', () => {
     };
     const project = await buildProject(t, { workspace });
     const pipeline = await buildPipeline(t, { project, stages: 1 });
+    const stage = pipeline.stages[0]!;
+    const db = t.database.db;
+    const units = await db
+      .insert(schema.units)
+      .values(['Todo', 'Progress', 'Review'].map((name) => ({ projectId: project.id, pipelineId: pipeline.id, name })))
+      .returning({ id: schema.units.id });
+    const [todo, inProgress, review] = await db
+      .insert(schema.tasks)
+      .values(
+        (['todo', 'in_progress', 'review'] as const).map((status, i) => ({
+          unitId: units[i]!.id,
+          stageId: stage,
+          status,
+          iterationNumber: status === 'review' ? 1 : 0,
+          useStageDefaults: status !== 'review',
+        })),
+      )
+      .returning({ id: schema.tasks.id });
+    await db.insert(schema.taskIterations).values({ taskId: review!.id, number: 1 });
+    await db
+      .insert(schema.taskReviewers)
+      .values([users.guest, users.member, users.admin, users.owner].map((u) => ({ taskId: review!.id, userId: u.id })));
     return {
       workspace: workspace.id,
       caller: byCaller[caller],
@@ -343,7 +424,9 @@ describe('permission matrix', () => {
       inviteId: invite!.id,
       linkToken,
       project: project.id,
-      pipeline: { ...pipeline, stage: pipeline.stages[0]! },
+      pipeline: { ...pipeline, stage },
+      unit: units[0]!.id,
+      tasks: { todo: todo!.id, inProgress: inProgress!.id, review: review!.id },
     };
   }
 

@@ -12,3 +12,4 @@ export * from './domain/tasks';
 export * from './domain/permissions';
 export * from './schemas/workspaces';
 export * from './schemas/pipelines';
+export * from './schemas/units';

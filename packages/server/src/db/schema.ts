@@ -6,6 +6,7 @@ import {
   customType,
   date,
   doublePrecision,
+  foreignKey,
   index,
   integer,
   jsonb,
@@ -429,3 +430,145 @@ const stagePeople = (name: string) =>
   );
 export const stageDefaultAssignees = stagePeople('stage_default_assignees');
 export const stageDefaultReviewers = stagePeople('stage_default_reviewers');
+
+/** A work item of a project, attached to one pipeline (domain.md §1); it has one task per stage. */
+export const units = pgTable(
+  'units',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    projectId: integer('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    pipelineId: integer('pipeline_id')
+      .notNull()
+      .references(() => pipelines.id, { onDelete: 'cascade' }),
+    name: varchar('name', { length: Limits.name.max }).notNull(),
+    description: text('description').notNull().default(''),
+    ...timestamps,
+  },
+  (t) => [
+    index('units_pipeline_id_name_idx').on(t.pipelineId, t.name, t.id),
+    index('units_pipeline_id_created_idx').on(t.pipelineId, t.createdAt, t.id),
+    index('units_project_id_idx').on(t.projectId),
+  ],
+);
+
+/**
+ * One unit at one stage (domain.md §3). `ready_at` is when it last became ready (all predecessor
+ * tasks done), kept by the server because a stage's default due date counts days from it; `ready`
+ * and `overdue` themselves are computed at read time. `iteration_number` is the latest review round
+ * (0: none yet); its row is in `task_iterations`.
+ */
+export const tasks = pgTable(
+  'tasks',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    unitId: integer('unit_id')
+      .notNull()
+      .references(() => units.id, { onDelete: 'cascade' }),
+    stageId: integer('stage_id')
+      .notNull()
+      .references(() => stages.id, { onDelete: 'cascade' }),
+    status: varchar('status', { length: 16 }).notNull(),
+    useStageDefaults: boolean('use_stage_defaults').notNull().default(true),
+    dueDate: at('due_date'),
+    readyAt: at('ready_at'),
+    iterationNumber: integer('iteration_number').notNull().default(0),
+    ...timestamps,
+  },
+  (t) => [
+    // Also serves every lookup by unit (its leading column).
+    uniqueIndex('tasks_unit_id_stage_id_key').on(t.unitId, t.stageId),
+    index('tasks_stage_id_status_idx').on(t.stageId, t.status),
+    check('tasks_status_check', sql`${t.status} in ('todo', 'in_progress', 'review', 'edit', 'done')`),
+    check('tasks_iteration_number_check', sql`${t.iterationNumber} >= 0`),
+  ],
+);
+
+/** A task's own assignees and reviewers, used while `use_stage_defaults` is false. */
+const taskPeople = (name: string) =>
+  pgTable(
+    name,
+    {
+      taskId: integer('task_id')
+        .notNull()
+        .references(() => tasks.id, { onDelete: 'cascade' }),
+      userId: integer('user_id')
+        .notNull()
+        .references(() => users.id, { onDelete: 'cascade' }),
+    },
+    (t) => [primaryKey({ columns: [t.taskId, t.userId] }), index(`${name}_user_id_idx`).on(t.userId)],
+  );
+export const taskAssignees = taskPeople('task_assignees');
+export const taskReviewers = taskPeople('task_reviewers');
+
+/** One review round of a task: opened on entering `review`, closed with an outcome (domain.md §3). */
+export const taskIterations = pgTable(
+  'task_iterations',
+  {
+    taskId: integer('task_id')
+      .notNull()
+      .references(() => tasks.id, { onDelete: 'cascade' }),
+    number: integer('number').notNull(),
+    /** The predecessor stages the rejections of this round asked to redo (their union). */
+    returnTo: integer('return_to')
+      .array()
+      .notNull()
+      .default(sql`'{}'::integer[]`),
+    closed: boolean('closed').notNull().default(false),
+    outcome: varchar('outcome', { length: 16 }),
+    createdAt: at('created_at').notNull().defaultNow(),
+    closedAt: at('closed_at'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.taskId, t.number] }),
+    check(
+      'task_iterations_outcome_check',
+      sql`${t.outcome} is null or ${t.outcome} in ('done', 'edit', 'returned', 'overridden')`,
+    ),
+  ],
+);
+
+/**
+ * A reviewer's accept or reject in one round. The primary key makes a second reaction of the same
+ * reviewer in the same round impossible, whatever the code does.
+ */
+export const taskReactions = pgTable(
+  'task_reactions',
+  {
+    taskId: integer('task_id').notNull(),
+    iteration: integer('iteration').notNull(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    verdict: varchar('verdict', { length: 8 }).notNull(),
+    createdAt: at('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.taskId, t.iteration, t.userId] }),
+    foreignKey({
+      columns: [t.taskId, t.iteration],
+      foreignColumns: [taskIterations.taskId, taskIterations.number],
+    }).onDelete('cascade'),
+    check('task_reactions_verdict_check', sql`${t.verdict} in ('accept', 'reject')`),
+  ],
+);
+
+/** Every transition and reaction of a task (domain.md §3): who, when, from, to, round, comment. */
+export const taskHistory = pgTable(
+  'task_history',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    taskId: integer('task_id')
+      .notNull()
+      .references(() => tasks.id, { onDelete: 'cascade' }),
+    action: varchar('action', { length: 16 }).notNull(),
+    fromStatus: varchar('from_status', { length: 16 }),
+    toStatus: varchar('to_status', { length: 16 }),
+    iteration: integer('iteration'),
+    actorId: integer('actor_id').references(() => users.id, { onDelete: 'set null' }),
+    comment: text('comment'),
+    createdAt: at('created_at').notNull().defaultNow(),
+  },
+  (t) => [index('task_history_task_id_created_at_idx').on(t.taskId, t.createdAt, t.id)],
+);

@@ -6,6 +6,7 @@ import enMail from './locales/en/mail.json';
 import enOauth from './locales/en/oauth.json';
 import enPipelines from './locales/en/pipelines.json';
 import enProjects from './locales/en/projects.json';
+import enPublic from './locales/en/public.json';
 import enTasks from './locales/en/tasks.json';
 import enWorkspaces from './locales/en/workspaces.json';
 import enWorkspacesWeb from './locales/en/workspaces-web.json';
@@ -15,6 +16,7 @@ import ruMail from './locales/ru/mail.json';
 import ruOauth from './locales/ru/oauth.json';
 import ruPipelines from './locales/ru/pipelines.json';
 import ruProjects from './locales/ru/projects.json';
+import ruPublic from './locales/ru/public.json';
 import ruTasks from './locales/ru/tasks.json';
 import ruWorkspaces from './locales/ru/workspaces.json';
 import ruWorkspacesWeb from './locales/ru/workspaces-web.json';
@@ -31,6 +33,7 @@ export const en: Record<string, string> = {
   ...enOauth,
   ...enPipelines,
   ...enProjects,
+  ...enPublic,
   ...enTasks,
   ...enWorkspaces,
   ...enWorkspacesWeb,
@@ -42,6 +45,7 @@ export const ru: Record<string, string> = {
   ...ruOauth,
   ...ruPipelines,
   ...ruProjects,
+  ...ruPublic,
   ...ruTasks,
   ...ruWorkspaces,
   ...ruWorkspacesWeb,

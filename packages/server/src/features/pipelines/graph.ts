@@ -14,7 +14,7 @@ import { assertMembers, replacePeople } from './people';
 import { authorizePipeline, type StageRow } from './policy';
 import { loadPipeline } from './read';
 import { assertOneDue, settingsColumns } from './settings';
-import { onStagesAdded, onStagesRemoved } from './stage-hooks';
+import { onGraphSaved, onStagesAdded, onStagesRemoved } from './stage-hooks';
 
 const { pipelines, stages, stageEdges } = schema;
 
@@ -226,6 +226,7 @@ export async function saveGraph(
     );
 
     if (inserted.length > 0) await onStagesAdded(tx, { pipelineId, stageIds: inserted.map((row) => row.id) });
+    await onGraphSaved(tx, { pipelineId });
     await tx
       .update(pipelines)
       .set({

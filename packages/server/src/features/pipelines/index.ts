@@ -1,3 +1,3 @@
 /** What other features use of pipelines: the routes, and the hooks tasks will fill in. */
 export { pipelinesRoutes } from './routes';
-export { onStagesAdded, onStagesRemoved, type StageChange } from './stage-hooks';
+export { onGraphSaved, onStagesAdded, onStagesRemoved, type StageChange } from './stage-hooks';

@@ -1,5 +1,4 @@
 import {
-  TaskStatuses,
   type TLayout,
   type TPipeline,
   type TPipelineNode,
@@ -8,12 +7,12 @@ import {
   type TTaskCountersDto,
 } from '@stageline/shared';
 import { reviewDefaultsOf } from '../projects';
+import { zeroCounters } from '../tasks';
 import type { PipelineRow, StageRow } from './policy';
 
-/** Task counters before any task exists (units and tasks arrive in a later issue). */
-export function zeroCounters(): TTaskCountersDto {
-  return { ...Object.fromEntries(TaskStatuses.map((s) => [s, 0])), overdue: 0 } as TTaskCountersDto;
-}
+/** Counters of tasks by pipeline or stage id (`countTasks` of the tasks feature); absent: no task. */
+export type Counters = ReadonlyMap<number, TTaskCountersDto>;
+const countersOf = (counters: Counters, id: number): TTaskCountersDto => counters.get(id) ?? zeroCounters();
 
 const asLayout = (value: string): TLayout => (value === 'horizontal' ? 'horizontal' : 'vertical');
 const asKind = (value: string): TPipelineNode['kind'] => (value === 'root' || value === 'end' ? value : 'stage');
@@ -44,7 +43,7 @@ export function presentStage(row: StageRow, people: People): TStage {
 }
 
 /** A pipeline in lists: no nodes, the number of stages (start and end not counted). */
-export function presentSummary(row: PipelineRow & { stagesCount: number }): TPipelineSummary {
+export function presentSummary(row: PipelineRow & { stagesCount: number }, counters: Counters): TPipelineSummary {
   return {
     id: row.id,
     project: row.projectId,
@@ -53,7 +52,7 @@ export function presentSummary(row: PipelineRow & { stagesCount: number }): TPip
     layout: asLayout(row.layout),
     version: row.version,
     stages_count: row.stagesCount,
-    task_counters: zeroCounters(),
+    task_counters: countersOf(counters, row.id),
     updated_at: row.updatedAt.toISOString(),
   };
 }
@@ -64,11 +63,20 @@ export function presentPipeline(
   nodes: StageRow[],
   edges: { sourceId: number; targetId: number }[],
   people: People,
+  stageCounters: Counters,
 ): TPipeline {
+  // The pipeline's counters are the sum of its stages': one aggregate query serves both.
+  const total = zeroCounters();
+  for (const counters of stageCounters.values()) {
+    for (const key of Object.keys(total) as (keyof TTaskCountersDto)[]) total[key] += counters[key];
+  }
   return {
-    ...presentSummary({ ...row, stagesCount: nodes.filter((n) => n.kind === 'stage').length }),
+    ...presentSummary(
+      { ...row, stagesCount: nodes.filter((n) => n.kind === 'stage').length },
+      new Map([[row.id, total]]),
+    ),
     nodes: nodes.map((node) => presentNode(node, people)),
     edges: edges.map((edge) => ({ source: edge.sourceId, target: edge.targetId })),
-    stage_counters: Object.fromEntries(nodes.map((node) => [String(node.id), zeroCounters()])),
+    stage_counters: Object.fromEntries(nodes.map((node) => [String(node.id), countersOf(stageCounters, node.id)])),
   };
 }

@@ -2,6 +2,7 @@ import { asc, eq, sql } from 'drizzle-orm';
 import type { TPipeline } from '@stageline/shared';
 import { schema, type Db } from '../../db';
 import { AppError } from '../../http/errors';
+import { countTasks } from '../tasks';
 import { peopleOf } from './people';
 import { presentPipeline } from './presenter';
 
@@ -28,5 +29,6 @@ export async function loadPipeline(
     .where(eq(stageEdges.pipelineId, pipelineId))
     .orderBy(asc(stageEdges.sourceId), asc(stageEdges.targetId));
   const people = await peopleOf(db, workspaceId, eq(stages.pipelineId, pipelineId));
-  return presentPipeline(row, nodes, edges, people);
+  const counters = await countTasks(db, { pipelineIds: [pipelineId], by: 'stage' });
+  return presentPipeline(row, nodes, edges, people, counters);
 }

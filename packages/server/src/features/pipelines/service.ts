@@ -2,6 +2,7 @@ import { asc, eq, getTableColumns, inArray, sql, type SQL } from 'drizzle-orm';
 import type { TPipelineCreate, TPipelinePatch, TPipelineSummary } from '@stageline/shared';
 import { schema, type Db } from '../../db';
 import { authorizeProject } from '../projects';
+import { countTasks } from '../tasks';
 import { authorize, inWorkspacesOf } from '../workspaces';
 import { authorizePipeline } from './policy';
 import { presentSummary } from './presenter';
@@ -13,12 +14,13 @@ async function selectSummaries(db: Db, where: SQL | undefined): Promise<TPipelin
   const rows = await db
     .select({
       ...getTableColumns(pipelines),
-      stagesCount: sql<number>`(select count(*)::int from ${stages} s where s.pipeline_id = ${pipelines.id} and s.kind = 'stage')`,
+      stagesCount: sql<number>`(select count(*)::int from ${stages} s where s.pipeline_id = ${pipelines}.id and s.kind = 'stage')`,
     })
     .from(pipelines)
     .where(where)
     .orderBy(asc(sql`lower(${pipelines.name})`), asc(pipelines.id));
-  return rows.map((row) => presentSummary({ ...row, stagesCount: Number(row.stagesCount) }));
+  const counters = await countTasks(db, { pipelineIds: rows.map((row) => row.id), by: 'pipeline' });
+  return rows.map((row) => presentSummary({ ...row, stagesCount: Number(row.stagesCount) }, counters));
 }
 
 /** Where a new pipeline's start and end go: one above the other, or side by side when horizontal. */

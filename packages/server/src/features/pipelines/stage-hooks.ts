@@ -1,15 +1,28 @@
 import type { Db } from '../../db';
+import { createTasksForStages, deleteTasksOfStages, refreshPipelineReadiness } from '../tasks';
 
 /**
- * Where the tasks of a later issue hook into the graph (domain.md §2): "adding a stage creates its
- * tasks for every unit of the pipeline, in the same transaction; deleting a stage deletes its tasks".
- * Both are called inside the graph save's transaction with the pipeline row locked, so whatever
- * they write commits or rolls back with the graph. No-ops until units and tasks exist.
+ * Where tasks follow the graph (domain.md §2): "adding a stage creates its tasks for every unit of
+ * the pipeline, in the same transaction; deleting a stage deletes its tasks". All are called inside
+ * the graph save's transaction with the pipeline row locked (unit creation holds it for share), so
+ * no unit can be created between reading the stages and writing their tasks.
  */
 export type StageChange = { pipelineId: number; stageIds: number[] };
 
-/** After new stages (kind `stage`) are inserted: create one task per unit of the pipeline. */
-export async function onStagesAdded(_tx: Db, _change: StageChange): Promise<void> {}
+/** After new stages (kind `stage`) are inserted: one task per unit of the pipeline, set-based. */
+export async function onStagesAdded(tx: Db, { pipelineId, stageIds }: StageChange): Promise<void> {
+  await createTasksForStages(tx, { pipelineId, stageIds, now: new Date() });
+}
 
-/** Before stages are deleted (their rows still exist): delete or archive their tasks. */
-export async function onStagesRemoved(_tx: Db, _change: StageChange): Promise<void> {}
+/** Before stages are deleted (their rows still exist): their tasks go, with rounds and history. */
+export async function onStagesRemoved(tx: Db, { stageIds }: StageChange): Promise<void> {
+  await deleteTasksOfStages(tx, stageIds);
+}
+
+/**
+ * After the edges are saved: readiness (and so "days after ready" due dates) follows the new graph.
+ * Only tasks whose readiness changed are written.
+ */
+export async function onGraphSaved(tx: Db, { pipelineId }: { pipelineId: number }): Promise<void> {
+  await refreshPipelineReadiness(tx, pipelineId, new Date());
+}

@@ -12,7 +12,7 @@ async function selectProjects(db: Db, where: SQL | undefined): Promise<TProject[
   const rows = await db
     .select({
       ...getTableColumns(projects),
-      pipelinesCount: sql<number>`(select count(*)::int from ${pipelines} p where p.project_id = ${projects.id})`,
+      pipelinesCount: sql<number>`(select count(*)::int from ${pipelines} p where p.project_id = ${projects}.id)`,
     })
     .from(projects)
     .where(where)

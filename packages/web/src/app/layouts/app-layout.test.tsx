@@ -73,8 +73,8 @@ describe('AppLayout', () => {
   });
 
   it('shows the user in the header menu with Profile and Log out', async () => {
-    renderAt('/app/projects/5');
-    expect(await screen.findByText('Project', {}, lazy)).toBeTruthy();
+    renderAt('/app/projects/5/units');
+    expect(await screen.findByText('Units', { selector: 'h1' }, lazy)).toBeTruthy();
     expect(screen.getByTestId('app-menu-name').textContent).toBe('Ada Lovelace');
     fireEvent.click(screen.getByTestId('app-menu'));
     expect((await screen.findByTestId('menu-profile')).getAttribute('href')).toBe('/app/profile');
@@ -89,25 +89,25 @@ describe('AppLayout', () => {
     expect(router.state.location.search).toBe('?next=%2Fi%2Fabc');
   });
 
-  it('shows Home › Project › Pipeline › Edit on the pipeline edit screen', async () => {
-    renderAt('/app/projects/5/pipelines/7/edit');
-    expect(await screen.findByText('Edit pipeline', {}, lazy)).toBeTruthy();
+  it('shows Home › Project › Unit › Edit on the unit edit screen, with ids until names are known', async () => {
+    renderAt('/app/projects/5/units/7/edit');
+    expect(await screen.findByText('Edit unit', {}, lazy)).toBeTruthy();
 
     const crumbs = screen.getByTestId('breadcrumbs');
-    expect(crumbs.textContent).toMatch(/^Home.*Project 5.*Pipeline 7.*Edit$/);
+    expect(crumbs.textContent).toMatch(/^Home.*Project 5.*Unit 7.*Edit$/);
     const links = within(crumbs).getAllByRole('link');
     expect(links.map((link) => [link.textContent, link.getAttribute('href')])).toEqual([
       ['Home', '/app'],
       ['Project 5', '/app/projects/5'],
-      ['Pipeline 7', '/app/projects/5/pipelines/7'],
+      ['Unit 7', '/app/projects/5/units/7'],
     ]);
     expect(within(crumbs).getByText('Edit').closest('a')).toBeNull();
   });
 
   it('shows the sidebar by default and removes it when disabled through the menu', async () => {
     localStorage.setItem('current_workspace', '3');
-    renderAt('/app/projects/5');
-    expect(await screen.findByText('Project', {}, lazy)).toBeTruthy();
+    renderAt('/app/projects/5/units');
+    expect(await screen.findByText('Units', { selector: 'h1' }, lazy)).toBeTruthy();
     const sidebar = screen.getByTestId('sidebar');
     expect(within(sidebar).getByText('Workspaces')).toBeTruthy();
 
@@ -122,8 +122,8 @@ describe('AppLayout', () => {
 
   it('keeps the sidebar off when it was disabled before', async () => {
     localStorage.setItem('sideBarEnabled', 'false');
-    renderAt('/app/projects/5');
-    expect(await screen.findByText('Project', {}, lazy)).toBeTruthy();
+    renderAt('/app/projects/5/units');
+    expect(await screen.findByText('Units', { selector: 'h1' }, lazy)).toBeTruthy();
     expect(screen.queryByTestId('sidebar')).toBeNull();
   });
 

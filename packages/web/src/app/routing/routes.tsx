@@ -29,6 +29,7 @@ export const routes: RouteObject[] = [
         children: [
           { index: true, lazy: lazyScreen(() => import('../../features/public/routes/landing')) },
           { path: 'docs', lazy: lazyScreen(() => import('../../features/public/routes/docs')) },
+          { path: 'docs/:page', lazy: lazyScreen(() => import('../../features/public/routes/docs')) },
           { path: 'versions', lazy: lazyScreen(() => import('../../features/public/routes/versions')) },
           { path: 'dev/outbox', lazy: lazyScreen(() => import('../../features/mail/routes/dev-outbox')) },
           {

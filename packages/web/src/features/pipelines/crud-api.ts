@@ -1,8 +1,15 @@
 import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
-import { ZPipeline, ZPipelineSummary, type ZPipelineCreate, type ZPipelinePatch } from '@stageline/shared';
+import {
+  ZPipeline,
+  ZPipelineSummary,
+  type TPipeline,
+  type ZPipelineCreate,
+  type ZPipelinePatch,
+} from '@stageline/shared';
 import { api } from '../../shared/api';
 import { queryClient } from '../../shared/api/query-client';
+import { projectKeys } from '../projects';
 
 /**
  * Pipeline list, create, edit and delete (issue 5). The record lives under `['pipelines', id]`
@@ -38,24 +45,26 @@ export const usePipelines = (projectId: number) => useQuery(pipelinesQueryOption
 /** A change of a project's pipelines changes its counters too. */
 function invalidateProject(projectId: number) {
   void queryClient.invalidateQueries({ queryKey: pipelineKeys.list(projectId) });
-  void queryClient.invalidateQueries({ queryKey: ['projects', projectId] });
+  void queryClient.invalidateQueries({ queryKey: projectKeys.detail(projectId) });
 }
 
-export const createPipeline = async (body: TPipelineCreate) =>
-  ZPipelineSummary.parse(await api.post('pipelines/', body, silent));
-export const useCreatePipeline = () =>
-  useMutation({ mutationFn: createPipeline, onSuccess: (pipeline) => invalidateProject(pipeline.project) });
+/** Puts a pipeline the server answered (the whole ZPipeline) where the diagram screens read it. */
+function remember(pipeline: TPipeline) {
+  queryClient.setQueryData(pipelineKeys.detail(pipeline.id), pipeline);
+  invalidateProject(pipeline.project);
+}
 
-/** PATCH pipelines/{id}/; the record is read again, since the answer's shape is the server's to choose. */
-export const updatePipeline = (id: number, body: TPipelinePatch) =>
-  api.patch<unknown>(`pipelines/${id}/`, body, silent);
-export const useUpdatePipeline = (projectId: number) =>
+/** POST pipelines/: the new pipeline with its start and end. */
+export const createPipeline = async (body: TPipelineCreate) =>
+  ZPipeline.parse(await api.post('pipelines/', body, silent));
+export const useCreatePipeline = () => useMutation({ mutationFn: createPipeline, onSuccess: remember });
+
+export const updatePipeline = async (id: number, body: TPipelinePatch) =>
+  ZPipeline.parse(await api.patch(`pipelines/${id}/`, body, silent));
+export const useUpdatePipeline = () =>
   useMutation({
     mutationFn: ({ id, changes }: { id: number; changes: TPipelinePatch }) => updatePipeline(id, changes),
-    onSuccess: async (_answer, { id }) => {
-      invalidateProject(projectId);
-      await queryClient.invalidateQueries({ queryKey: pipelineKeys.detail(id) });
-    },
+    onSuccess: remember,
   });
 
 export const deletePipeline = (id: number) => api.delete<void>(`pipelines/${id}/`, silent);

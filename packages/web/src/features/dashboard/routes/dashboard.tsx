@@ -1,9 +1,128 @@
+import { Anchor, Badge, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
+import { IconAlarm, IconChecklist, IconEye } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
+import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { Placeholder } from '../../../shared/ui/placeholder';
+import { paths, type TTaskListItem } from '@stageline/shared';
+import { useDates } from '../../../shared/i18n/use-dates';
+import { PageCard } from '../../../shared/ui/page-card';
+import { TaskFlags, TaskStatusBadge, useTaskList, type TTaskListQuery } from '../../tasks';
 import { RequireWorkspace } from '../../workspaces';
 
-/** My work, within the current workspace; the task lists arrive with the task engine. */
+/** `/app`: My work in the current workspace (issue 6): ready tasks first, then reviews, then overdue. */
 export default function DashboardScreen() {
+  return <RequireWorkspace>{(workspaceId) => <MyWork workspaceId={workspaceId} />}</RequireWorkspace>;
+}
+
+function MyWork({ workspaceId }: { workspaceId: number }) {
   const { t } = useTranslation();
-  return <RequireWorkspace>{() => <Placeholder title={t('My work')} />}</RequireWorkspace>;
+  return (
+    <PageCard title={t('My work')}>
+      <Stack gap="xl">
+        <Section
+          title={t('Ready to work on')}
+          icon={<IconChecklist size={18} />}
+          query={{ workspace: workspaceId, assignee: 'me', ready: 'true' }}
+          empty={t('Nothing is ready for you right now.')}
+          testId="my-work-ready"
+        />
+        <Section
+          title={t('Awaiting my review')}
+          icon={<IconEye size={18} />}
+          query={{ workspace: workspaceId, reviewer: 'me', status: 'review' }}
+          empty={t('No tasks are waiting for your review.')}
+          testId="my-work-review"
+        />
+        <Section
+          title={t('Overdue')}
+          icon={<IconAlarm size={18} />}
+          query={{ workspace: workspaceId, assignee: 'me', overdue: 'true' }}
+          empty={t('Nothing is overdue.')}
+          testId="my-work-overdue"
+        />
+      </Stack>
+    </PageCard>
+  );
+}
+
+function Section({
+  title,
+  icon,
+  query,
+  empty,
+  testId,
+}: {
+  title: string;
+  icon: ReactNode;
+  query: TTaskListQuery;
+  empty: string;
+  testId: string;
+}) {
+  const { t } = useTranslation();
+  const list = useTaskList(query);
+  const count = list.data?.count;
+  const shown = list.data?.results.length ?? 0;
+  return (
+    <Stack gap="xs" data-testid={testId} data-count={count}>
+      <Group gap="xs">
+        {icon}
+        <Title order={2} size="h4">
+          {title}
+        </Title>
+        {count !== undefined ? (
+          <Badge variant="light" data-testid={`${testId}-count`}>
+            {count}
+          </Badge>
+        ) : null}
+      </Group>
+      {list.isPending ? (
+        <Loader size="sm" />
+      ) : list.isError ? (
+        <Text c="red" size="sm">
+          {t('Error while loading data')}
+        </Text>
+      ) : list.data.results.length === 0 ? (
+        <Text c="dimmed" size="sm" data-testid={`${testId}-empty`}>
+          {empty}
+        </Text>
+      ) : (
+        <Stack gap={6}>
+          {list.data.results.map((task) => (
+            <TaskRow key={task.id} task={task} />
+          ))}
+          {count !== undefined && count > shown ? (
+            <Text size="xs" c="dimmed">
+              {t('Showing {{shown}} of {{count}}', { shown, count })}
+            </Text>
+          ) : null}
+        </Stack>
+      )}
+    </Stack>
+  );
+}
+
+function TaskRow({ task }: { task: TTaskListItem }) {
+  const { t } = useTranslation();
+  const { formatCalendar } = useDates();
+  return (
+    <Paper withBorder radius="md" px="sm" py={8} data-testid="my-work-item" data-task-id={task.id}>
+      <Group justify="space-between" wrap="nowrap" gap="sm">
+        <Stack gap={0} style={{ minWidth: 0 }}>
+          <Anchor component={Link} to={paths.app.task(task.id)} fw={500} truncate="end">
+            {task.unit.name} · {task.stage.name}
+          </Anchor>
+          <Text size="xs" c="dimmed" truncate="end">
+            {task.project.name} · {task.pipeline.name}
+          </Text>
+        </Stack>
+        <Group gap="xs" wrap="nowrap">
+          <TaskFlags ready={task.ready} overdue={task.overdue} status={task.status} />
+          <TaskStatusBadge status={task.status} />
+          <Text size="sm" w={90} ta="right" c={task.overdue ? 'red' : 'dimmed'} data-testid="my-work-due">
+            {task.due_date ? formatCalendar(task.due_date) : t('No due date')}
+          </Text>
+        </Group>
+      </Group>
+    </Paper>
+  );
 }

@@ -1,17 +1,33 @@
 import { ActionIcon } from '@mantine/core';
 import { IconX } from '@tabler/icons-react';
 import { BaseEdge, EdgeLabelRenderer, getSmoothStepPath, type EdgeProps } from '@xyflow/react';
-import { memo, useState } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useFlowActions } from './flow-actions';
 import classes from './flow.module.css';
 
-/** A smooth-step edge with an arrow; in the editor a delete button shows on hover or selection. */
+/** How long the delete button stays after the pointer leaves, so it can travel from line to button. */
+const LeaveDelayMs = 200;
+
+/**
+ * A smooth-step edge with an arrow; in the editor a delete button shows on hover or selection. The
+ * button exists only while shown: a 500-stage pipeline does not carry hundreds of hidden buttons.
+ */
 export const StageEdge = memo(function StageEdge(props: EdgeProps) {
   const { id, sourceX, sourceY, targetX, targetY, sourcePosition, targetPosition, markerEnd, selected, style } = props;
   const { t } = useTranslation();
   const actions = useFlowActions();
   const [hovered, setHovered] = useState(false);
+  const leaveTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  const enter = useCallback(() => {
+    clearTimeout(leaveTimer.current);
+    setHovered(true);
+  }, []);
+  const leave = useCallback(() => {
+    clearTimeout(leaveTimer.current);
+    leaveTimer.current = setTimeout(() => setHovered(false), LeaveDelayMs);
+  }, []);
+  useEffect(() => () => clearTimeout(leaveTimer.current), []);
   const [path, labelX, labelY] = getSmoothStepPath({
     sourceX,
     sourceY,
@@ -21,22 +37,21 @@ export const StageEdge = memo(function StageEdge(props: EdgeProps) {
     targetPosition,
     borderRadius: 8,
   });
+  const edgeStyle = useMemo(
+    () => ({
+      ...style,
+      strokeWidth: selected ? 2.5 : 1.5,
+      stroke: selected ? 'var(--mantine-primary-color-filled)' : undefined,
+    }),
+    [style, selected],
+  );
+  const visible = hovered || !!selected;
   return (
     <>
-      <g onMouseEnter={() => setHovered(true)} onMouseLeave={() => setHovered(false)}>
-        <BaseEdge
-          id={id}
-          path={path}
-          markerEnd={markerEnd}
-          interactionWidth={16}
-          style={{
-            ...style,
-            strokeWidth: selected ? 2.5 : 1.5,
-            stroke: selected ? 'var(--mantine-primary-color-filled)' : undefined,
-          }}
-        />
+      <g onMouseEnter={enter} onMouseLeave={leave}>
+        <BaseEdge id={id} path={path} markerEnd={markerEnd} interactionWidth={16} style={edgeStyle} />
       </g>
-      {actions ? (
+      {actions && visible ? (
         <EdgeLabelRenderer>
           <ActionIcon
             size="sm"
@@ -45,12 +60,12 @@ export const StageEdge = memo(function StageEdge(props: EdgeProps) {
             variant="filled"
             className={`${classes.edgeDelete} nodrag nopan`}
             style={{ transform: `translate(-50%, -50%) translate(${labelX}px, ${labelY}px)` }}
-            data-visible={hovered || selected ? 'true' : 'false'}
+            data-visible="true"
             data-testid="flow-edge-delete"
             data-edge={id}
             aria-label={t('Remove connection')}
-            onMouseEnter={() => setHovered(true)}
-            onMouseLeave={() => setHovered(false)}
+            onMouseEnter={enter}
+            onMouseLeave={leave}
             onClick={() => actions.removeEdge(id)}
           >
             <IconX size={12} />

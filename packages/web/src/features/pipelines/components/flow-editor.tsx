@@ -25,11 +25,13 @@ import {
 import { useQueryClient } from '@tanstack/react-query';
 import { Panel, useReactFlow, type Connection, type FinalConnectionState, type OnConnectEnd } from '@xyflow/react';
 import {
+  memo,
   useCallback,
   useEffect,
   useMemo,
   useRef,
   useState,
+  type ComponentProps,
   type DragEvent,
   type MouseEvent,
   type ReactNode,
@@ -56,17 +58,18 @@ import { pipelineQuery, saveGraph } from '../api';
 import { useDialog } from '../hooks/use-dialog';
 import { useFullscreen } from '../hooks/use-fullscreen';
 import { connectionError } from '../lib/connection';
-import { createEditorStore, snapshotToStored, storedToSnapshot } from '../lib/editor-store';
+import { createEditorStore, snapshotToStored, storedToSnapshot, type TEditorStore } from '../lib/editor-store';
 import {
   buildGraphSave,
   graphSignature,
   isTmpId,
   makeFlowEdge,
   needsLayout,
+  NodeSizes,
   tasksRemovedBy,
   type TFlowNode,
 } from '../lib/graph-model';
-import { DefaultNodeSize, layoutGraph } from '../lib/layout';
+import { layoutGraph, preloadLayout } from '../lib/layout';
 import { clearPipelineState, readPipelineState, writePipelineState } from '../lib/local-state';
 import type { TFlowActions } from './flow-actions';
 import classes from './flow.module.css';
@@ -78,6 +81,19 @@ type TAnswer = 'yes' | 'no' | 'connect' | 'skip' | 'reload' | 'overwrite' | 'sav
 const DragType = 'application/x-stageline-stage';
 const deleteKeys = ['Delete', 'Backspace'];
 const multiKeys = ['Shift', 'Control', 'Meta'];
+const fitViewOptions = { padding: 0.15, maxZoom: 1.25 };
+
+// elk's worker starts while the pipeline is still being fetched: a 500-stage layout needs it warm.
+preloadLayout();
+
+/** The ids of the selected stages: read on demand, never kept in sync on every drag frame. */
+const selectedStageIds = (nodes: readonly TFlowNode[]) =>
+  nodes.filter((n) => n.selected && n.data.kind === 'stage').map((n) => n.id);
+function countSelectedStages(nodes: readonly TFlowNode[]) {
+  let count = 0;
+  for (const n of nodes) if (n.selected && n.data.kind === 'stage') count += 1;
+  return count;
+}
 
 function isTyping(target: EventTarget | null) {
   return (
@@ -97,16 +113,14 @@ export function FlowEditor({ pipeline, projectId }: { pipeline: TPipeline; proje
   const queryClient = useQueryClient();
   const flow = useReactFlow<TFlowNode>();
   const [store] = useState(() => createEditorStore(pipeline));
-  const nodes = useStore(store, (s) => s.nodes);
-  const edges = useStore(store, (s) => s.edges);
+  // Only values that change with an edit, never with a drag frame: the canvas below subscribes to
+  // nodes and edges itself, so dragging re-renders neither the toolbar nor the dialogs.
   const layout = useStore(store, (s) => s.layout);
   const dirty = useStore(store, (s) => s.dirty);
   const canUndo = useStore(store, (s) => s.history.past.length > 0);
   const canRedo = useStore(store, (s) => s.history.future.length > 0);
-  const selectedStages = useMemo(
-    () => nodes.filter((n) => n.selected && n.data.kind === 'stage').map((n) => n.id),
-    [nodes],
-  );
+  const stageCount = useStore(store, (s) => s.nodes.length - 2);
+  const selectedCount = useStore(store, (s) => countSelectedStages(s.nodes));
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const [organizing, setOrganizing] = useState(false);
@@ -160,16 +174,12 @@ export function FlowEditor({ pipeline, projectId }: { pipeline: TPipeline; proje
       try {
         const s = store.getState();
         const positions = await layoutGraph(
-          s.nodes.map((n) => ({
-            id: n.id,
-            width: n.measured?.width ?? DefaultNodeSize.width,
-            height: n.measured?.height ?? DefaultNodeSize.height,
-          })),
+          s.nodes.map((n) => ({ id: n.id, width: n.width, height: n.height })),
           s.edges,
           s.layout,
         );
         store.getState().applyPositions(positions, commit);
-        requestAnimationFrame(() => void flow.fitView({ padding: 0.15, maxZoom: 1.25 }));
+        requestAnimationFrame(() => void flow.fitView(fitViewOptions));
       } finally {
         setOrganizing(false);
       }
@@ -189,7 +199,7 @@ export function FlowEditor({ pipeline, projectId }: { pipeline: TPipeline; proje
         const differs = graphSignature(storedToSnapshot(stored, s.pipeline)) !== s.savedSignature;
         if (differs && (await ask('restore')) === 'yes') {
           store.getState().restore(stored);
-          requestAnimationFrame(() => void flow.fitView({ padding: 0.15, maxZoom: 1.25 }));
+          requestAnimationFrame(() => void flow.fitView(fitViewOptions));
           return;
         }
         clearPipelineState(pipelineId);
@@ -237,7 +247,7 @@ export function FlowEditor({ pipeline, projectId }: { pipeline: TPipeline; proje
             }
             store.getState().reset(fresh);
             clearPipelineState(pipelineId);
-            requestAnimationFrame(() => void flow.fitView({ padding: 0.15, maxZoom: 1.25 }));
+            requestAnimationFrame(() => void flow.fitView(fitViewOptions));
             return null;
           }
           if (failure instanceof ApiError && failure.code === 'pipeline_cycle') {
@@ -317,7 +327,7 @@ export function FlowEditor({ pipeline, projectId }: { pipeline: TPipeline; proje
         return;
       }
       const point = flow.screenToFlowPosition({ x: clientX, y: clientY });
-      const at = { x: point.x - DefaultNodeSize.width / 2, y: point.y - DefaultNodeSize.height / 2 };
+      const at = { x: point.x - NodeSizes.stage.width / 2, y: point.y - NodeSizes.stage.height / 2 };
       // Never drop a stage exactly over another one: step down and right until the spot is free.
       while (s.nodes.some((n) => Math.abs(n.position.x - at.x) < 24 && Math.abs(n.position.y - at.y) < 24)) {
         at.x += 32;
@@ -389,7 +399,7 @@ export function FlowEditor({ pipeline, projectId }: { pipeline: TPipeline; proje
   const setLayout = useCallback(
     (next: TLayout) => {
       store.getState().setLayout(next);
-      requestAnimationFrame(() => void flow.fitView({ padding: 0.15, maxZoom: 1.25 }));
+      requestAnimationFrame(() => void flow.fitView(fitViewOptions));
     },
     [store, flow],
   );
@@ -415,7 +425,14 @@ export function FlowEditor({ pipeline, projectId }: { pipeline: TPipeline; proje
     return () => window.removeEventListener('keydown', onKey);
   }, [store]);
 
-  const stageCount = nodes.length - 2;
+  const undo = useCallback(() => store.getState().undo(), [store]);
+  const redo = useCallback(() => store.getState().redo(), [store]);
+  const revert = useCallback(() => store.getState().revert(), [store]);
+  const editSelected = useCallback(
+    () => void openSettings(selectedStageIds(store.getState().nodes)),
+    [store, openSettings],
+  );
+
   return (
     <Stack gap="sm">
       <Group justify="space-between" wrap="wrap" gap="xs">
@@ -448,10 +465,9 @@ export function FlowEditor({ pipeline, projectId }: { pipeline: TPipeline; proje
         ref={canvasRef}
         className={fullscreen ? `${classes.editorCanvas} ${classes.fullscreen}` : classes.editorCanvas}
       >
-        <PipelineDiagram
+        <EditorCanvas
+          store={store}
           actions={actions}
-          nodes={nodes}
-          edges={edges}
           onNodesChange={store.getState().onNodesChange}
           onEdgesChange={store.getState().onEdgesChange}
           onConnect={onConnect}
@@ -496,20 +512,10 @@ export function FlowEditor({ pipeline, projectId }: { pipeline: TPipeline; proje
                 >
                   {t('Add stage')}
                 </Button>
-                <ToolButton
-                  label={t('Undo')}
-                  testId="flow-undo"
-                  disabled={!canUndo}
-                  onClick={() => store.getState().undo()}
-                >
+                <ToolButton label={t('Undo')} testId="flow-undo" disabled={!canUndo} onClick={undo}>
                   <IconArrowBackUp size={16} />
                 </ToolButton>
-                <ToolButton
-                  label={t('Redo')}
-                  testId="flow-redo"
-                  disabled={!canRedo}
-                  onClick={() => store.getState().redo()}
-                >
+                <ToolButton label={t('Redo')} testId="flow-redo" disabled={!canRedo} onClick={redo}>
                   <IconArrowForwardUp size={16} />
                 </ToolButton>
                 <ToolButton
@@ -542,18 +548,18 @@ export function FlowEditor({ pipeline, projectId }: { pipeline: TPipeline; proje
                   size="compact-sm"
                   variant="default"
                   leftSection={<IconEdit size={14} />}
-                  disabled={selectedStages.length === 0}
-                  onClick={() => void openSettings(selectedStages)}
+                  disabled={selectedCount === 0}
+                  onClick={editSelected}
                   data-testid="flow-edit-stages"
                 >
-                  {t('Edit stages ({{count}})', { count: selectedStages.length })}
+                  {t('Edit stages ({{count}})', { count: selectedCount })}
                 </Button>
                 <Button
                   size="compact-sm"
                   variant="default"
                   leftSection={<IconRestore size={14} />}
                   disabled={!dirty}
-                  onClick={() => store.getState().revert()}
+                  onClick={revert}
                   data-testid="flow-revert"
                 >
                   {t('Revert to last save')}
@@ -578,7 +584,7 @@ export function FlowEditor({ pipeline, projectId }: { pipeline: TPipeline; proje
               </Alert>
             </Panel>
           ) : null}
-        </PipelineDiagram>
+        </EditorCanvas>
       </div>
 
       <Modal
@@ -727,3 +733,16 @@ function ToolButton({
     </Tooltip>
   );
 }
+
+/**
+ * The diagram with the editor's live nodes and edges: the only part of the editor that re-renders
+ * on a drag frame. Every other prop is stable, so React Flow sees just the moved nodes change.
+ */
+const EditorCanvas = memo(function EditorCanvas({
+  store,
+  ...props
+}: { store: TEditorStore } & Omit<ComponentProps<typeof PipelineDiagram>, 'nodes' | 'edges'>) {
+  const nodes = useStore(store, (s) => s.nodes);
+  const edges = useStore(store, (s) => s.edges);
+  return <PipelineDiagram nodes={nodes} edges={edges} {...props} />;
+});

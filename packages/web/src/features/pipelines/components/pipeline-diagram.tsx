@@ -1,9 +1,11 @@
 import '@xyflow/react/dist/style.css';
-import { useComputedColorScheme } from '@mantine/core';
+import { Center, Loader, useComputedColorScheme } from '@mantine/core';
 import { Background, Controls, MiniMap, ReactFlow, type ReactFlowProps } from '@xyflow/react';
-import type { TFlowEdge, TFlowNode } from '../lib/graph-model';
+import { memo, useEffect, useMemo, useRef } from 'react';
+import { needsLayout, type TFlowEdge, type TFlowNode } from '../lib/graph-model';
 import { FlowActionsContext, type TFlowActions } from './flow-actions';
 import { edgeTypes } from './flow-edge';
+import classes from './flow.module.css';
 import { nodeTypes } from './flow-nodes';
 
 const minimapColor = (node: TFlowNode) =>
@@ -15,17 +17,32 @@ const minimapColor = (node: TFlowNode) =>
 
 const fitViewOptions = { padding: 0.15, maxZoom: 1.25 };
 const proOptions = { hideAttribution: true };
+const none: never[] = [];
 
 /**
  * The pipeline diagram, shared by the pipeline screen (read-only, with counters) and the flow
  * editor (with `actions`). Colours come from Mantine's variables, so both themes follow the app.
+ * Stages that still wait for their layout (all at one point) are not drawn: a loader shows until
+ * they have positions, so a large pipeline never renders every node stacked at the origin.
+ * `highlightStageId` marks one stage (the task screen's Diagram tab shows the task's stage).
  */
-export function PipelineDiagram({
+export const PipelineDiagram = memo(function PipelineDiagram({
   actions,
   children,
+  nodes = none,
+  edges = none,
+  highlightStageId,
   ...props
-}: ReactFlowProps<TFlowNode, TFlowEdge> & { actions?: TFlowActions }) {
+}: ReactFlowProps<TFlowNode, TFlowEdge> & { actions?: TFlowActions; highlightStageId?: number | string | null }) {
   const scheme = useComputedColorScheme('light');
+  const placed = !needsLayout(nodes);
+  const shown = useMemo(() => {
+    if (highlightStageId == null) return nodes;
+    const id = String(highlightStageId);
+    // `stage-current` is a stable hook for tests; the module class draws the mark.
+    return nodes.map((n) => (n.id === id ? { ...n, className: `${classes.current} stage-current` } : n));
+  }, [nodes, highlightStageId]);
+  useFirstRenderMarks(placed && nodes.length > 0);
   return (
     <FlowActionsContext.Provider value={actions ?? null}>
       <ReactFlow<TFlowNode, TFlowEdge>
@@ -38,13 +55,35 @@ export function PipelineDiagram({
         onlyRenderVisibleElements
         proOptions={proOptions}
         data-testid="flow-canvas"
+        data-placed={placed ? 'true' : 'false'}
+        nodes={placed ? shown : none}
+        edges={placed ? edges : none}
         {...props}
       >
         <Background gap={20} />
         <MiniMap<TFlowNode> pannable zoomable nodeColor={minimapColor} />
         <Controls showInteractive={false} />
         {children}
+        {placed ? null : (
+          <Center className={classes.loading} data-testid="flow-layout-pending">
+            <Loader />
+          </Center>
+        )}
       </ReactFlow>
     </FlowActionsContext.Provider>
   );
+});
+
+/**
+ * `pipeline:layout-done` when the diagram first has positions, `pipeline:first-render` after the
+ * frame that draws them: the marks `npm run bench` reads (bench/pipeline-editor.bench.ts).
+ */
+function useFirstRenderMarks(ready: boolean) {
+  const marked = useRef(false);
+  useEffect(() => {
+    if (!ready || marked.current) return;
+    marked.current = true;
+    performance.mark('pipeline:layout-done');
+    requestAnimationFrame(() => setTimeout(() => performance.mark('pipeline:first-render'), 0));
+  }, [ready]);
 }

@@ -56,7 +56,7 @@ export function StageSummary({
               {t(TaskStatusLabels[status])}: {counters[status]}
             </Badge>
           ))}
-          <Badge variant="filled" color="red">
+          <Badge variant={counters.overdue > 0 ? 'filled' : 'light'} color={counters.overdue > 0 ? 'red' : 'gray'}>
             {t('Overdue')}: {counters.overdue}
           </Badge>
         </Group>

@@ -36,6 +36,17 @@ export function handlePositions(layout: TLayout): { sourcePosition: Position; ta
 
 const nodeType = (kind: TNodeKind) => kind;
 
+/**
+ * Every node has a fixed size, given to React Flow as `width`/`height`: the minimap and the
+ * visible-only rendering know where a node is before it was ever drawn, and nothing re-lays out
+ * when a node is measured. The CSS makes each node fill exactly this box.
+ */
+export const NodeSizes: Record<TNodeKind, { width: number; height: number }> = {
+  stage: { width: 200, height: 72 },
+  root: { width: 112, height: 40 },
+  end: { width: 112, height: 40 },
+};
+
 /** One flow node; Start and End are never deletable (product.md §5). */
 export function makeFlowNode(
   input: {
@@ -53,6 +64,7 @@ export function makeFlowNode(
     id: input.id,
     type: nodeType(input.kind),
     position: { x: input.x, y: input.y },
+    ...NodeSizes[input.kind],
     deletable: input.kind === 'stage',
     ...handlePositions(layout),
     data: { kind: input.kind, name: input.name, stage: input.stage, counters: input.counters },
@@ -92,12 +104,20 @@ export function pipelineToSnapshot(pipeline: TPipeline, layout: TLayout = pipeli
   };
 }
 
-/** Stages saved without positions (all at one point) need a layout before they are shown. */
+/**
+ * Stages saved without positions (all at one point) need a layout before they are shown. Stops at
+ * the first stage elsewhere, so calling it on every drag frame costs next to nothing.
+ */
 export function needsLayout(nodes: readonly TFlowNode[]): boolean {
-  const stages = nodes.filter((n) => n.data.kind === 'stage');
-  if (stages.length < 2) return false;
-  const first = stages[0]!.position;
-  return stages.every((n) => n.position.x === first.x && n.position.y === first.y);
+  let first: { x: number; y: number } | null = null;
+  let stages = 0;
+  for (const node of nodes) {
+    if (node.data.kind !== 'stage') continue;
+    stages += 1;
+    if (!first) first = node.position;
+    else if (node.position.x !== first.x || node.position.y !== first.y) return false;
+  }
+  return stages >= 2;
 }
 
 const toRef = (id: string): number | string => (isTmpId(id) ? id : Number(id));

@@ -1,3 +1,4 @@
+import type { ELK } from 'elkjs/lib/elk-api.js';
 import type { TLayout } from '@stageline/shared';
 
 export type TLayoutNode = { id: string; width?: number; height?: number };
@@ -6,16 +7,35 @@ export type TPoint = { x: number; y: number };
 
 export const DefaultNodeSize = { width: 200, height: 72 };
 
-type TElk = { layout: (graph: unknown) => Promise<{ children?: { id: string; x?: number; y?: number }[] }> };
+type TElk = Pick<ELK, 'layout'>;
 let elkPromise: Promise<TElk> | null = null;
 
-/** elk is loaded on first use, so neither the app's first chunk nor the view screen carries it. */
+/**
+ * elk is loaded on first use, so neither the app's first chunk nor the view screen carries it. In a
+ * browser it runs in a Web Worker: a 500-stage layout takes seconds, and on the main thread those
+ * seconds froze the page. Node (tests, `npm run bench`) has no Worker and runs elk in-process.
+ */
 function loadElk(): Promise<TElk> {
-  elkPromise ??= import('elkjs/lib/elk.bundled.js').then((module) => {
-    const ELK = module.default as unknown as new () => TElk;
-    return new ELK();
-  });
+  elkPromise ??= (async (): Promise<TElk> => {
+    if (typeof Worker !== 'undefined') {
+      try {
+        const { default: ElkApi } = await import('elkjs/lib/elk-api.js');
+        return new ElkApi({
+          workerFactory: () => new Worker(new URL('./layout.worker.ts', import.meta.url), { type: 'module' }),
+        });
+      } catch {
+        // A browser that refuses the worker still gets a layout, on the main thread.
+      }
+    }
+    const { default: ElkBundled } = await import('elkjs/lib/elk.bundled.js');
+    return new ElkBundled();
+  })();
   return elkPromise;
+}
+
+/** Starts loading elk (and its worker) early, e.g. while the pipeline itself is still loading. */
+export function preloadLayout(): void {
+  if (typeof Worker !== 'undefined') void loadElk();
 }
 
 /**

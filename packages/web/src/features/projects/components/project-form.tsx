@@ -2,14 +2,7 @@ import { Alert, Button, Checkbox, Fieldset, Group, Select, Stack, Textarea, Text
 import { useForm } from '@mantine/form';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import {
-  Limits,
-  ReviewModeLabels,
-  ReviewModes,
-  ZProjectCreate,
-  type TReviewDefaults,
-  type TReviewMode,
-} from '@stageline/shared';
+import { Limits, ReviewModeLabels, ReviewModes, ZProjectCreate, type TReviewDefaults } from '@stageline/shared';
 import { zodResolver } from '../../../shared/lib/zod-resolver';
 
 export type TProjectFormValues = { name: string; description: string } & TReviewDefaults;
@@ -91,7 +84,7 @@ export function ProjectForm({
               data-testid={`${testPrefix}-review-mode`}
               value={form.values.review_mode}
               onChange={(value) => {
-                if (value) form.setFieldValue('review_mode', value as TReviewMode);
+                if (value) form.setFieldValue('review_mode', value);
               }}
             />
             <Checkbox

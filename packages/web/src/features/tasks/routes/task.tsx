@@ -1,8 +1,88 @@
+import { Group, Tabs, Text } from '@mantine/core';
+import { IconHistory, IconInfoCircle, IconSitemap } from '@tabler/icons-react';
+import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { Placeholder } from '../../../shared/ui/placeholder';
+import { paths, type TTask } from '@stageline/shared';
+import { RecordView, useRecord } from '../../../shared/records';
+import { PageCard } from '../../../shared/ui/page-card';
+import { useSession } from '../../auth';
+import { taskQueryOptions } from '../api';
+import { TaskContext } from '../components/task-context';
+import { TaskDetails } from '../components/task-details';
+import { TaskDiagram } from '../components/task-diagram';
+import { TaskStatusBadge } from '../components/task-status-badge';
 
-/** Built by a later issue; see docs/decisions.md on placeholders. */
+const tabs = ['details', 'context', 'diagram'] as const;
+type TTab = (typeof tabs)[number];
+
+/** `/app/tasks/{taskId}`: task details with the tabs of product.md §2; the open tab lives in `?tab=`. */
 export default function TaskScreen() {
   const { t } = useTranslation();
-  return <Placeholder title={t('Task')} />;
+  const record = useRecord({
+    model: 'task',
+    label: t('Task'),
+    query: taskQueryOptions,
+    homePath: () => paths.app.dashboard(),
+  });
+  return (
+    <RecordView record={record} title={t('Task')}>
+      {(task) => <TaskView task={task} />}
+    </RecordView>
+  );
+}
+
+function TaskView({ task }: { task: TTask }) {
+  const { t } = useTranslation();
+  const { user } = useSession();
+  const [params, setParams] = useSearchParams();
+  const raw = params.get('tab');
+  const tab: TTab = (tabs as readonly string[]).includes(raw ?? '') ? (raw as TTab) : 'details';
+  const select = (value: string | null) =>
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        if (!value || value === 'details') next.delete('tab');
+        else next.set('tab', value);
+        return next;
+      },
+      { replace: true },
+    );
+  return (
+    <PageCard
+      title={
+        <Group gap="sm" wrap="nowrap" component="span">
+          <span data-testid="task-title">
+            {task.unit.name} · {task.stage.name}
+          </span>
+        </Group>
+      }
+      actions={<TaskStatusBadge status={task.status} size="lg" />}
+    >
+      <Text size="sm" c="dimmed" mt={-8}>
+        {task.project.name} · {task.pipeline.name}
+      </Text>
+      <Tabs value={tab} onChange={select} keepMounted={false}>
+        <Tabs.List>
+          <Tabs.Tab value="details" leftSection={<IconInfoCircle size={16} />} data-testid="task-tab-details">
+            {t('Details')}
+          </Tabs.Tab>
+          <Tabs.Tab value="context" leftSection={<IconHistory size={16} />} data-testid="task-tab-context">
+            {t('Context')}
+          </Tabs.Tab>
+          <Tabs.Tab value="diagram" leftSection={<IconSitemap size={16} />} data-testid="task-tab-diagram">
+            {t('Diagram')}
+          </Tabs.Tab>
+        </Tabs.List>
+        <Tabs.Panel value="details" pt="md">
+          <TaskDetails task={task} userId={user?.id ?? null} />
+        </Tabs.Panel>
+        <Tabs.Panel value="context" pt="md">
+          <TaskContext task={task} />
+        </Tabs.Panel>
+        <Tabs.Panel value="diagram" pt="md">
+          <TaskDiagram pipelineId={task.pipeline.id} stageId={task.stage.id} />
+        </Tabs.Panel>
+      </Tabs>
+    </PageCard>
+  );
 }

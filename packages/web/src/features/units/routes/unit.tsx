@@ -1,8 +1,131 @@
+import { Anchor, Button, Group, Loader, Stack, Table, Text } from '@mantine/core';
+import { IconEdit } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { Link, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { Placeholder } from '../../../shared/ui/placeholder';
+import { can, paths, topologicalOrder, type TUnit } from '@stageline/shared';
+import { useDates } from '../../../shared/i18n/use-dates';
+import { RecordDeleteButton, RecordView, type TRecord } from '../../../shared/records';
+import { PageCard } from '../../../shared/ui/page-card';
+import { pipelineQuery } from '../../pipelines/read-only';
+import { useOpenProject, useProject, useWorkspaceRole } from '../../projects';
+import { TaskFlags, TaskStatusBadge, useMembers } from '../../tasks';
+import type { TUnitPatch } from '../api';
+import { useUnitRecord } from '../hooks/use-unit-record';
 
-/** Built by a later issue; see docs/decisions.md on placeholders. */
+/** `…/units/{unitId}`: the unit, and its task at every stage in pipeline order. */
 export default function UnitScreen() {
   const { t } = useTranslation();
-  return <Placeholder title={t('Unit')} />;
+  const { projectId } = useParams();
+  const record = useUnitRecord(projectId);
+  return (
+    <RecordView record={record} title={t('Unit')}>
+      {(unit) => <UnitView unit={unit} record={record} />}
+    </RecordView>
+  );
+}
+
+function UnitView({ unit, record }: { unit: TUnit; record: TRecord<TUnit, TUnitPatch> }) {
+  const { t } = useTranslation();
+  const { formatCalendar } = useDates();
+  const project = useProject(unit.project);
+  useOpenProject(project.data);
+  const role = useWorkspaceRole(project.data?.workspace);
+  const members = useMembers(project.data?.workspace);
+  const pipeline = useQuery(pipelineQuery(unit.pipeline));
+
+  const names = new Map((members.data ?? []).map((m) => [m.id, m.name]));
+  const stages = pipeline.data
+    ? topologicalOrder(pipeline.data.nodes, pipeline.data.edges)
+        .map((id) => pipeline.data.nodes.find((n) => n.id === id))
+        .filter((n) => n?.kind === 'stage')
+    : [];
+  const byStage = new Map(unit.tasks.map((task) => [task.stage, task]));
+
+  return (
+    <PageCard
+      title={<span data-testid="unit-name">{unit.name}</span>}
+      actions={
+        <>
+          {can(role, 'unit', 'update') ? (
+            <Button
+              component={Link}
+              to={paths.app.unitEdit(unit.project, unit.id)}
+              variant="default"
+              leftSection={<IconEdit size={16} />}
+              data-testid="unit-edit-open"
+            >
+              {t('Edit')}
+            </Button>
+          ) : null}
+          {can(role, 'unit', 'delete') ? (
+            <RecordDeleteButton record={record} name={unit.name} testId="unit-delete" />
+          ) : null}
+        </>
+      }
+    >
+      <Stack gap="md" data-testid="unit-card" data-id={unit.id}>
+        {unit.description ? (
+          <Text style={{ whiteSpace: 'pre-wrap' }} data-testid="unit-description">
+            {unit.description}
+          </Text>
+        ) : null}
+        <Text size="sm">
+          {t('Pipeline')}:{' '}
+          <Anchor component={Link} to={paths.app.pipeline(unit.project, unit.pipeline)} data-testid="unit-pipeline">
+            {pipeline.data?.name ?? t('Pipeline {{id}}', { id: unit.pipeline })}
+          </Anchor>
+        </Text>
+        {pipeline.isPending ? (
+          <Loader size="sm" />
+        ) : (
+          <Table.ScrollContainer minWidth={560}>
+            <Table verticalSpacing="xs" highlightOnHover data-testid="unit-tasks">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>{t('Stage')}</Table.Th>
+                  <Table.Th>{t('Status')}</Table.Th>
+                  <Table.Th>{t('Assignees')}</Table.Th>
+                  <Table.Th>{t('Due date')}</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {stages.map((stage) => {
+                  const task = stage ? byStage.get(stage.id) : undefined;
+                  if (!stage || !task) return null;
+                  return (
+                    <Table.Tr key={stage.id} data-testid="unit-task" data-task-id={task.id} data-status={task.status}>
+                      <Table.Td>
+                        <Anchor component={Link} to={paths.app.task(task.id)}>
+                          {stage.name}
+                        </Anchor>
+                      </Table.Td>
+                      <Table.Td>
+                        <Group gap={4} wrap="nowrap">
+                          <TaskStatusBadge status={task.status} />
+                          <TaskFlags ready={task.ready} overdue={task.overdue} status={task.status} />
+                        </Group>
+                      </Table.Td>
+                      <Table.Td>
+                        <Text size="sm">
+                          {task.assignees.length
+                            ? task.assignees.map((id) => names.get(id) ?? t('User {{id}}', { id })).join(', ')
+                            : '—'}
+                        </Text>
+                      </Table.Td>
+                      <Table.Td>
+                        <Text size="sm" c={task.overdue ? 'red' : undefined}>
+                          {task.due_date ? formatCalendar(task.due_date) : '—'}
+                        </Text>
+                      </Table.Td>
+                    </Table.Tr>
+                  );
+                })}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        )}
+      </Stack>
+    </PageCard>
+  );
 }

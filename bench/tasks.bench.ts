@@ -1,0 +1,286 @@
+/**
+ * Issue 6 item 5: units and the task engine at scale, through the real app (`buildApp` + inject, so
+ * routing, validation, auth, SQL and serialization are all measured; no network). Reports:
+ * batch-create 1,000 units in a 20-stage pipeline; one page (50 rows) of the matrix of 10,000 units ×
+ * 20 stages; an accept (review action); My work for a user with 1,000 tasks. Targets on a PostgreSQL
+ * server: batch ≤ 1 s, matrix p95 ≤ 100 ms, review action p95 ≤ 20 ms, My work p95 ≤ 50 ms.
+ *
+ * Env: BENCH_DATABASE_URL=postgres://… (a server: a fresh database is created on it and dropped at
+ * the end); otherwise PGlite in a temporary directory. BENCH_REQUESTS=n (default 200).
+ * Run: `npm run bench -- tasks`, or alone: `node --import tsx bench/tasks.bench.ts`.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { eq, inArray, sql } from 'drizzle-orm';
+import pg from 'pg';
+import type { TBatchUnits, TPipeline } from '@stageline/shared';
+import { buildApp, type App } from '../packages/server/src/app';
+import type { Config } from '../packages/server/src/config';
+import { openDatabase, schema, type Database } from '../packages/server/src/db';
+import { hashPassword } from '../packages/server/src/features/auth';
+import { rowsOf } from '../packages/server/src/features/tasks';
+
+/** Results go to stdout as markdown (no console: the linter keeps it for debugging). */
+const print = (line: string) => process.stdout.write(`${line}\n`);
+
+const Stages = 20;
+const Requests = Number(process.env.BENCH_REQUESTS ?? 200);
+const password = 'bench password 1234';
+
+const config: Config = {
+  port: 0,
+  host: '127.0.0.1',
+  databaseUrl: undefined,
+  dataDir: '/nonexistent/stageline-bench',
+  smtpUrl: undefined,
+  mailFrom: 'Stageline <no-reply@stageline.test>',
+  secretKey: undefined,
+  publicUrl: undefined,
+  maintenance: false,
+  debug: false,
+  trustProxy: false,
+  logLevel: 'silent',
+  env: 'test',
+  oauthProviders: [],
+};
+
+type Headers = { authorization: string };
+
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+const ms = (value: number) => value.toFixed(1);
+
+/** A fresh database: on the server of BENCH_DATABASE_URL (dropped after), or PGlite in a temp dir. */
+async function openBenchDatabase(): Promise<{ database: Database; label: string; cleanup: () => Promise<void> }> {
+  const serverUrl = process.env.BENCH_DATABASE_URL;
+  if (!serverUrl) {
+    const dir = await mkdtemp(join(tmpdir(), 'stageline-bench-'));
+    const database = await openDatabase({ dataDir: dir });
+    return { database, label: 'PGlite', cleanup: () => rm(dir, { recursive: true, force: true }) };
+  }
+  const name = `stageline_bench_${randomBytes(4).toString('hex')}`;
+  const admin = async (statement: string) => {
+    const client = new pg.Client({ connectionString: serverUrl });
+    await client.connect();
+    try {
+      await client.query(statement);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`CREATE DATABASE ${name}`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ databaseUrl: url.toString(), poolSize: 10 });
+  const [version] = await rowsOf<{ server_version: string }>(database.db, sql`show server_version`);
+  const label = `PostgreSQL ${version?.server_version ?? ''}`;
+  return { database, label, cleanup: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+}
+
+async function call<T>(
+  app: App,
+  headers: Headers,
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH',
+  url: string,
+  payload?: object,
+) {
+  const response = await app.inject({ method, url, headers, payload });
+  if (response.statusCode >= 300)
+    throw new Error(`${method} ${url}: ${response.statusCode} ${response.body.slice(0, 300)}`);
+  return response.json<T>();
+}
+
+/** Latencies (ms) of `count` sequential requests built by `url(i)`. */
+async function measure(
+  app: App,
+  headers: Headers,
+  count: number,
+  request: (i: number) => { method: 'GET' | 'POST'; url: string; payload?: object },
+) {
+  const times: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const { method, url, payload } = request(i);
+    const started = performance.now();
+    const response = await app.inject({ method, url, headers, payload });
+    times.push(performance.now() - started);
+    if (response.statusCode >= 300)
+      throw new Error(`${method} ${url}: ${response.statusCode} ${response.body.slice(0, 300)}`);
+  }
+  times.sort((a, b) => a - b);
+  return { p50: percentile(times, 50), p95: percentile(times, 95) };
+}
+
+export default async function run(): Promise<void> {
+  const { database, label, cleanup } = await openBenchDatabase();
+  const app = await buildApp({ config, database, logger: false });
+  const db = database.db;
+  try {
+    // People: the owner ("me", assignee of 1,000 tasks) and a second reviewer.
+    const hash = await hashPassword(password);
+    const tag = randomBytes(3).toString('hex');
+    const people = await db
+      .insert(schema.users)
+      .values(
+        ['me', 'reviewer'].map((p) => ({
+          username: `${p}${tag}`,
+          email: `${p}${tag}@example.com`,
+          passwordHash: hash,
+          emailVerified: true,
+        })),
+      )
+      .returning({ id: schema.users.id, username: schema.users.username });
+    const headersOf = async (username: string): Promise<Headers> => {
+      const tokens = await call<{ access: string }>(app, {} as Headers, 'POST', '/api/users/login/', {
+        username,
+        password,
+      });
+      return { authorization: `Bearer ${tokens.access}` };
+    };
+    const [me, reviewer] = people as [{ id: number; username: string }, { id: number; username: string }];
+    const meHeaders = await headersOf(me.username);
+    const reviewerHeaders = await headersOf(reviewer.username);
+    const workspace = await call<{ id: number }>(app, meHeaders, 'POST', '/api/workspaces/', { name: 'Bench' });
+    await db
+      .insert(schema.memberships)
+      .values({ workspaceId: workspace.id, userId: reviewer.id, role: 'guest', invitedBy: 'link' });
+    const project = await call<{ id: number }>(app, meHeaders, 'POST', '/api/projects/', {
+      workspace: workspace.id,
+      name: 'Film',
+    });
+
+    /** A pipeline of `stages` stages in a chain, with default people on every stage when given. */
+    const pipelineOf = async (name: string, stages: number, defaults: object = {}) => {
+      const created = await call<TPipeline>(app, meHeaders, 'POST', '/api/pipelines/', { project: project.id, name });
+      const [root, end] = created.nodes as [TPipeline['nodes'][number], TPipeline['nodes'][number]];
+      const ids = Array.from({ length: stages }, (_, i) => `s${i}`);
+      const saved = await call<TPipeline & { id_map: Record<string, number> }>(
+        app,
+        meHeaders,
+        'PUT',
+        `/api/pipelines/${created.id}/graph/`,
+        {
+          version: 0,
+          nodes: [
+            { id: root.id, kind: 'root', name: 'Start', x: 0, y: 0 },
+            ...ids.map((tmp_id, i) => ({
+              tmp_id,
+              kind: 'stage',
+              name: `Stage ${i + 1}`,
+              x: 0,
+              y: 100 * (i + 1),
+              ...defaults,
+            })),
+            { id: end.id, kind: 'end', name: 'End', x: 0, y: 100 * (stages + 1) },
+          ],
+          edges: [root.id, ...ids, end.id]
+            .slice(1)
+            .map((target, i) => ({ source: [root.id, ...ids, end.id][i]!, target })),
+        },
+      );
+      return { id: created.id, stages: ids.map((id) => saved.id_map[id]!) };
+    };
+    const batch = (pipeline: number, count: number, template = 'Shot {count}') =>
+      call<{ created: number; units: { id: number }[] }>(app, meHeaders, 'POST', '/api/units/batch/', {
+        project: project.id,
+        pipeline,
+        template,
+        count,
+        start: 1,
+        step: 1,
+      } satisfies TBatchUnits);
+
+    // 1. Batch create: 1,000 units × 20 stages, three times (fresh pipelines), median.
+    const batchTimes: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const pipeline = await pipelineOf(`Batch ${i}`, Stages);
+      const started = performance.now();
+      await batch(pipeline.id, 1000);
+      batchTimes.push(performance.now() - started);
+    }
+    batchTimes.sort((a, b) => a - b);
+
+    // 2. The matrix: 10,000 units × 20 stages (200,000 tasks) with mixed statuses.
+    const matrix = await pipelineOf('Matrix', Stages);
+    const seedStarted = performance.now();
+    await batch(matrix.id, 10_000);
+    const seedMs = performance.now() - seedStarted;
+    await db.execute(sql`update tasks set status = (array['todo','in_progress','review','edit','done'])[1 + (id % 5)]
+      where stage_id in (select id from stages where pipeline_id = ${matrix.id})`);
+    await db.execute(sql`analyze`);
+    const pages = Math.floor(10_000 / 50);
+    const matrixPlain = await measure(app, meHeaders, Requests, (i) => ({
+      method: 'GET',
+      url: `/api/units/matrix/?pipeline=${matrix.id}&limit=50&offset=${((i * 37) % pages) * 50}`,
+    }));
+    const matrixFiltered = await measure(app, meHeaders, Math.ceil(Requests / 2), (i) => ({
+      method: 'GET',
+      url: `/api/units/matrix/?pipeline=${matrix.id}&limit=50&status=review&sort=-name&offset=${(i % 20) * 50}`,
+    }));
+
+    // 3. My work: "me" is the default assignee of every stage of a 20-stage pipeline with 50 units.
+    const mine = await pipelineOf('Mine', Stages, { default_assignees: [me.id] });
+    await batch(mine.id, 50, 'Mine {count}');
+    const myWork = await measure(app, meHeaders, Requests, (i) => ({
+      method: 'GET',
+      url: `/api/tasks/?assignee=me&limit=50&offset=${(i % 20) * 50}`,
+    }));
+    const myWorkCount = (await call<{ count: number }>(app, meHeaders, 'GET', '/api/tasks/?assignee=me&limit=1')).count;
+
+    // 4. Review actions: tasks in review with two reviewers (each_immediate), one accept each.
+    const review = await pipelineOf('Review', 1, { default_reviewers: [me.id, reviewer.id] });
+    const units = await batch(review.id, Requests, 'Review {count}');
+    const taskIds = (
+      await db
+        .select({ id: schema.tasks.id })
+        .from(schema.tasks)
+        .where(
+          inArray(
+            schema.tasks.unitId,
+            units.units.map((u) => u.id),
+          ),
+        )
+    ).map((r) => r.id);
+    await db.update(schema.tasks).set({ status: 'in_progress' }).where(eq(schema.tasks.stageId, review.stages[0]!));
+    const submit = await measure(app, meHeaders, taskIds.length, (i) => ({
+      method: 'POST',
+      url: `/api/tasks/${taskIds[i]}/submit/`,
+    }));
+    const accept = await measure(app, reviewerHeaders, taskIds.length, (i) => ({
+      method: 'POST',
+      url: `/api/tasks/${taskIds[i]}/accept/`,
+      payload: { comment: 'ok' },
+    }));
+    const reject = await measure(app, meHeaders, taskIds.length, (i) => ({
+      method: 'POST',
+      url: `/api/tasks/${taskIds[i]}/reject/`,
+      payload: {},
+    }));
+
+    print(`Database: ${label}; ${Requests} sequential requests per latency row (app.inject, no network).\n`);
+    print('| measure | result | target (PostgreSQL) |');
+    print('|---|---|---|');
+    print(`| batch-create 1,000 units × 20 stages (median of 3) | ${ms(batchTimes[1]!)} ms | ≤ 1,000 ms |`);
+    print(`| batch-create 10,000 units × 20 stages (seeding the matrix) | ${ms(seedMs)} ms | — |`);
+    print(
+      `| matrix page (50 of 10,000 units × 20 stages) p50 / p95 | ${ms(matrixPlain.p50)} / ${ms(matrixPlain.p95)} ms | p95 ≤ 100 ms |`,
+    );
+    print(
+      `| matrix page filtered (status=review, sort=-name) p50 / p95 | ${ms(matrixFiltered.p50)} / ${ms(matrixFiltered.p95)} ms | — |`,
+    );
+    print(`| review action: accept p50 / p95 | ${ms(accept.p50)} / ${ms(accept.p95)} ms | p95 ≤ 20 ms |`);
+    print(`| review action: reject p50 / p95 | ${ms(reject.p50)} / ${ms(reject.p95)} ms | p95 ≤ 20 ms |`);
+    print(`| submit p50 / p95 | ${ms(submit.p50)} / ${ms(submit.p95)} ms | — |`);
+    print(
+      `| My work (${myWorkCount} tasks, page of 50) p50 / p95 | ${ms(myWork.p50)} / ${ms(myWork.p95)} ms | p95 ≤ 50 ms |`,
+    );
+  } finally {
+    await app.close();
+    await database.close();
+    await cleanup();
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await run();

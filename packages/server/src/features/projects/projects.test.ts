@@ -1,0 +1,123 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { TPipeline, TProject } from '@stageline/shared';
+import { schema } from '../../db';
+import { relaxedLimits } from '../../../test/accounts';
+import { buildTestApp, type TestApp } from '../../../test/helpers';
+import { buildPipeline, buildProject } from '../../../test/pipelines';
+import { as, buildTeam } from '../../../test/workspaces';
+
+let t: TestApp;
+
+beforeAll(async () => {
+  t = await buildTestApp({ authLimits: relaxedLimits });
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('projects', () => {
+  test('a member creates a project with the product defaults, or the ones given', async () => {
+    const team = await buildTeam(t);
+    const api = as(t, team.member);
+    const plain = await api('POST', '/api/projects/', { workspace: team.workspace.id, name: '  Film  ' });
+    expect(plain.statusCode, plain.body).toBe(201);
+    expect(plain.json<TProject>()).toMatchObject({
+      workspace: team.workspace.id,
+      name: 'Film',
+      description: '',
+      defaults: {
+        review_mode: 'each_immediate',
+        skip_review_if_no_reviewers: false,
+        accept_edit_as_done: false,
+        todo_enabled: true,
+      },
+      pipelines_count: 0,
+      units_count: 0,
+    });
+    const custom = await api('POST', '/api/projects/', {
+      workspace: team.workspace.id,
+      name: 'Game',
+      defaults: { review_mode: 'any', todo_enabled: false },
+    });
+    expect(custom.json<TProject>().defaults).toEqual({
+      review_mode: 'any',
+      skip_review_if_no_reviewers: false,
+      accept_edit_as_done: false,
+      todo_enabled: false,
+    });
+    const bad = await api('POST', '/api/projects/', {
+      workspace: team.workspace.id,
+      name: 'x',
+      defaults: { review_mode: 'nope' },
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toEqual({ 'defaults.review_mode': ['Select a valid choice.'] });
+  });
+
+  test('guests cannot create; outsiders get 404', async () => {
+    const team = await buildTeam(t);
+    const body = { workspace: team.workspace.id, name: 'Nope' };
+    expect((await as(t, team.guest)('POST', '/api/projects/', body)).statusCode).toBe(403);
+    expect((await as(t, team.outsider)('POST', '/api/projects/', body)).statusCode).toBe(404);
+    expect((await as(t, null)('POST', '/api/projects/', body)).statusCode).toBe(401);
+  });
+
+  test('lists a workspace’s projects by name, or those of all my workspaces; 404 for a workspace I am not in', async () => {
+    const team = await buildTeam(t);
+    const b = await buildProject(t, { workspace: team.workspace, name: 'beta' });
+    const a = await buildProject(t, { workspace: team.workspace, name: 'Alpha' });
+    await buildPipeline(t, { project: a });
+    const list = await as(t, team.guest)('GET', `/api/projects/?workspace=${team.workspace.id}`);
+    expect(list.statusCode).toBe(200);
+    expect(list.json<TProject[]>().map((p) => [p.id, p.pipelines_count])).toEqual([
+      [a.id, 1],
+      [b.id, 0],
+    ]);
+    const mine = await as(t, team.guest)('GET', '/api/projects/');
+    expect(mine.json<TProject[]>().map((p) => p.id)).toEqual([a.id, b.id]);
+    expect((await as(t, team.outsider)('GET', `/api/projects/?workspace=${team.workspace.id}`)).statusCode).toBe(404);
+    expect((await as(t, team.outsider)('GET', '/api/projects/')).json()).toEqual([]);
+  });
+
+  test('members edit name and defaults; new stages start with the new defaults', async () => {
+    const team = await buildTeam(t);
+    const project = await buildProject(t, { workspace: team.workspace });
+    const url = `/api/projects/${project.id}/`;
+    expect((await as(t, team.guest)('PATCH', url, { name: 'x' })).statusCode).toBe(403);
+    expect((await as(t, team.outsider)('PATCH', url, { name: 'x' })).statusCode).toBe(404);
+    const patched = await as(t, team.member)('PATCH', url, {
+      name: 'Renamed',
+      defaults: { review_mode: 'each_wait', accept_edit_as_done: true },
+    });
+    expect(patched.statusCode, patched.body).toBe(200);
+    expect(patched.json<TProject>()).toMatchObject({
+      name: 'Renamed',
+      defaults: { review_mode: 'each_wait', accept_edit_as_done: true, todo_enabled: true },
+    });
+    expect((await as(t, team.guest)('GET', url)).json()).toEqual(patched.json());
+
+    const created = await as(t, team.member)('POST', '/api/pipelines/', { project: project.id, name: 'P' });
+    const nodes = created.json<TPipeline>().nodes;
+    expect(nodes.every((n) => n.review_mode === 'each_wait' && n.accept_edit_as_done)).toBe(true);
+  });
+
+  test('only admins and the owner delete; pipelines and stages go with it', async () => {
+    const team = await buildTeam(t);
+    const project = await buildProject(t, { workspace: team.workspace });
+    const pipeline = await buildPipeline(t, { project, stages: 2 });
+    const url = `/api/projects/${project.id}/`;
+    expect((await as(t, team.member)('DELETE', url)).statusCode).toBe(403);
+    expect((await as(t, team.outsider)('DELETE', url)).statusCode).toBe(404);
+    expect((await as(t, team.admin)('DELETE', url)).statusCode).toBe(204);
+    expect((await as(t, team.admin)('GET', url)).statusCode).toBe(404);
+    const left = await t.database.db.select().from(schema.stages).where(eq(schema.stages.pipelineId, pipeline.id));
+    expect(left).toEqual([]);
+  });
+
+  test('unknown and malformed ids are 404', async () => {
+    const team = await buildTeam(t);
+    expect((await as(t, team.owner)('GET', '/api/projects/2147483647/')).statusCode).toBe(404);
+    expect((await as(t, team.owner)('GET', '/api/projects/abc/')).statusCode).toBe(404);
+  });
+});

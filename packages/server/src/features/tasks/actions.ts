@@ -1,0 +1,191 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { TTask, TTaskAction, ZTaskPatch } from '@stageline/shared';
+import type { z } from 'zod';
+import { schema, type Db } from '../../db';
+import { AppError, FieldError } from '../../http/errors';
+import type { Actor } from '../workspaces';
+import { authorizeTask, authorizeTaskAction, type TaskScope } from './policy';
+import { loadTask } from './read';
+import { refreshReadiness } from './sql';
+import { effectivePeople, engineTask, lockTasks, membersAmong, persist, runEngine, type EngineTask } from './state';
+
+const { tasks, stages, taskAssignees, taskReviewers } = schema;
+
+export const notAMember = 'Only members of the workspace can be chosen.';
+
+type TaskPatch = z.infer<typeof ZTaskPatch>;
+
+/** The action as the engine takes it, from what the caller asked. */
+export type TaskCommand =
+  | { type: 'start' | 'submit' }
+  | { type: 'accept'; comment?: string }
+  | { type: 'reject'; comment?: string; returnTo?: number[] };
+
+function engineAction(command: TaskCommand, actor: number): TTaskAction {
+  switch (command.type) {
+    case 'start':
+    case 'submit':
+      return { type: command.type, actor };
+    case 'accept':
+      return { type: 'accept', actor, ...(command.comment !== undefined ? { comment: command.comment } : {}) };
+    case 'reject':
+      return {
+        type: 'reject',
+        actor,
+        ...(command.comment !== undefined ? { comment: command.comment } : {}),
+        ...(command.returnTo !== undefined ? { returnTo: command.returnTo } : {}),
+      };
+  }
+}
+
+/** Tasks of the same unit at the given stages (the targets of a `return_to`). */
+async function tasksAtStages(db: Db, unitId: number, stageIds: number[]): Promise<number[]> {
+  if (stageIds.length === 0) return [];
+  const rows = await db
+    .select({ id: tasks.id })
+    .from(tasks)
+    .where(
+      and(
+        eq(tasks.unitId, unitId),
+        sql`${tasks.stageId} in (${sql.join(
+          stageIds.map((id) => sql`${id}`),
+          sql`, `,
+        )})`,
+      ),
+    );
+  return rows.map((r) => r.id);
+}
+
+/**
+ * One transaction around a task: the unit and the task (and, for a reject with `return_to`, the
+ * named predecessors' tasks) row-locked, then `work` on the locked state, then readiness of the
+ * unit's tasks refreshed when a status changed. The answer is read after commit.
+ */
+async function inTaskTransaction(
+  db: Db,
+  { actor, scope, extraStages = [] }: { actor: Actor; scope: TaskScope; extraStages?: number[] },
+  work: (tx: Db, task: EngineTask, locked: Map<number, typeof tasks.$inferSelect>, now: Date) => Promise<void>,
+): Promise<TTask> {
+  await db.transaction(async (tx) => {
+    const now = new Date();
+    const extra = await tasksAtStages(tx, scope.unitId, extraStages);
+    const locked = await lockTasks(tx, scope.unitId, [scope.taskId, ...extra]);
+    const row = locked.get(scope.taskId);
+    if (!row) throw new AppError('not_found');
+    const task = await engineTask(tx, row, scope.workspaceId);
+    await work(tx, task, locked, now);
+    // Readiness of the unit's tasks can only change when a status did (sent-back tasks move with this one).
+    if (task.state.status !== row.status) await refreshReadiness(tx, sql`t.unit_id = ${scope.unitId}`, now);
+  });
+  return loadTask(db, { actor, scope });
+}
+
+/**
+ * POST tasks/{id}/start|submit|accept|reject/: the engine's transition on the locked task, its
+ * history, and its effects: a rejection's `return_to` sends the named predecessor tasks (same unit)
+ * back with `send_back`, all in one transaction (domain.md §3).
+ */
+export async function actOnTask(
+  db: Db,
+  { userId, taskId, command }: { userId: number; taskId: number; command: TaskCommand },
+): Promise<TTask> {
+  const { actor, scope } = await authorizeTask(db, { userId, taskId });
+  const returnTo = command.type === 'reject' ? (command.returnTo ?? []) : [];
+  return inTaskTransaction(db, { actor, scope, extraStages: returnTo }, async (tx, task, locked, now) => {
+    authorizeTaskAction(actor, command.type, { assignees: task.assignees, reviewers: task.state.reviewers });
+    const action = engineAction(command, userId);
+    const result = runEngine(task, action);
+    await persist(tx, task, action, result, { actorId: userId, now });
+    if (result.effects.returnTo.length === 0) return;
+    const comment = command.type === 'reject' ? command.comment : undefined;
+    for (const row of locked.values()) {
+      if (row.id === task.row.id || !result.effects.returnTo.includes(row.stageId)) continue;
+      const predecessor = await engineTask(tx, row, scope.workspaceId);
+      const sendBack: TTaskAction = { type: 'send_back', actor: userId, ...(comment !== undefined ? { comment } : {}) };
+      await persist(tx, predecessor, sendBack, runEngine(predecessor, sendBack), { actorId: userId, now });
+    }
+  });
+}
+
+const current = (task: EngineTask) => ({ assignees: task.assignees, reviewers: task.state.reviewers });
+
+const same = (a: readonly number[], b: readonly number[]) =>
+  a.length === b.length && [...a].sort((x, y) => x - y).every((v, i) => v === [...b].sort((x, y) => x - y)[i]);
+
+async function replaceOwnPeople(tx: Db, taskId: number, which: 'assignees' | 'reviewers', ids: number[]) {
+  const table = which === 'assignees' ? taskAssignees : taskReviewers;
+  await tx.delete(table).where(eq(table.taskId, taskId));
+  const unique = [...new Set(ids)];
+  if (unique.length > 0) await tx.insert(table).values(unique.map((userId) => ({ taskId, userId })));
+}
+
+/** The stage's effective due date for a task, for seeding the task's own value. */
+async function stageDue(tx: Db, taskId: number): Promise<Date | null> {
+  const [row] = await tx
+    .select({
+      due: sql<
+        string | null
+      >`coalesce(${stages.defaultDueDate}::timestamp at time zone 'UTC', ${tasks.readyAt} + ${stages.defaultDueDays} * interval '1 day')`,
+    })
+    .from(tasks)
+    .innerJoin(stages, eq(stages.id, tasks.stageId))
+    .where(eq(tasks.id, taskId));
+  return row?.due == null ? null : new Date(row.due);
+}
+
+/**
+ * PATCH tasks/{id}/ (Members and above). People and due date first: giving any of them switches the
+ * task to its own values (seeded from the effective ones for what is not given), and
+ * `use_stage_defaults: true` switches back. A change of effective reviewers during review goes
+ * through the engine (`set_reviewers`: it may close the round). Then `status` (`set_status`).
+ */
+export async function patchTask(
+  db: Db,
+  { userId, taskId, patch }: { userId: number; taskId: number; patch: TaskPatch },
+): Promise<TTask> {
+  const { actor, scope } = await authorizeTask(db, { userId, taskId });
+  const people = [...(patch.assignees ?? []), ...(patch.reviewers ?? [])];
+  const members = await membersAmong(db, scope.workspaceId, people);
+  const errors: Record<string, string[]> = {};
+  for (const field of ['assignees', 'reviewers'] as const) {
+    if (patch[field]?.some((id) => !members.has(id))) errors[field] = [notAMember];
+  }
+  if (Object.keys(errors).length > 0) throw new FieldError(errors);
+
+  return inTaskTransaction(db, { actor, scope }, async (tx, task, _locked, now) => {
+    const wantsPeople = patch.assignees !== undefined || patch.reviewers !== undefined || patch.due_date !== undefined;
+    if (wantsPeople || patch.use_stage_defaults !== undefined) authorizeTaskAction(actor, 'update', current(task));
+    if (patch.status !== undefined) authorizeTaskAction(actor, 'set_status', current(task));
+
+    const useDefaults = patch.use_stage_defaults ?? (wantsPeople ? false : task.row.useStageDefaults);
+    if (useDefaults !== task.row.useStageDefaults || wantsPeople) {
+      const seeding = task.row.useStageDefaults && !useDefaults;
+      const assignees = patch.assignees ?? (seeding ? task.assignees : undefined);
+      const reviewers = patch.reviewers ?? (seeding ? task.state.reviewers : undefined);
+      if (assignees) await replaceOwnPeople(tx, task.row.id, 'assignees', assignees);
+      if (reviewers) await replaceOwnPeople(tx, task.row.id, 'reviewers', reviewers);
+      const dueDate =
+        patch.due_date !== undefined
+          ? patch.due_date === null
+            ? null
+            : new Date(patch.due_date)
+          : seeding
+            ? await stageDue(tx, task.row.id)
+            : undefined;
+      await tx
+        .update(tasks)
+        .set({ useStageDefaults: useDefaults, updatedAt: now, ...(dueDate !== undefined ? { dueDate } : {}) })
+        .where(eq(tasks.id, task.row.id));
+      const effective = (await effectivePeople(tx, scope.workspaceId, [task.row.id])).get(task.row.id)!;
+      task.assignees = effective.assignees;
+      if (!same(effective.reviewers, task.state.reviewers)) {
+        const action: TTaskAction = { type: 'set_reviewers', reviewers: effective.reviewers, actor: userId };
+        await persist(tx, task, action, runEngine(task, action), { actorId: userId, now });
+      }
+    }
+    if (patch.status !== undefined) {
+      const action: TTaskAction = { type: 'set_status', status: patch.status, actor: userId };
+      await persist(tx, task, action, runEngine(task, action), { actorId: userId, now });
+    }
+  });
+}

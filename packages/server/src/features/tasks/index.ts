@@ -1,0 +1,12 @@
+/** What other features use of tasks: the routes, unit creation with tasks, the graph hooks' work, counters, cells. */
+export { tasksRoutes } from './routes';
+export {
+  createTasksForStages,
+  deleteTasksOfStages,
+  insertUnitsWithTasks,
+  lockGraphForShare,
+  refreshPipelineReadiness,
+} from './create';
+export { countTasks, zeroCounters } from './counters';
+export { loadCells, loadGraph, type PipelineGraph } from './read';
+export { at, effectiveDue, overdueAt, rowsOf, tasksOfPerson } from './sql';

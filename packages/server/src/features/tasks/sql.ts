@@ -1,0 +1,70 @@
+import { sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../../db';
+
+/**
+ * SQL pieces the task reads share, so that lists, the matrix and counters compute readiness, the
+ * effective due date and the effective people exactly as the engine's functions do
+ * (`isReady`, `effectiveAssignment`, `isOverdue` of `@stageline/shared`). Each expects the task as
+ * `t` and its stage as `s`.
+ */
+
+/** Rows of a raw statement, on PGlite and node-postgres alike (both answer `{ rows }`). */
+export async function rowsOf<T>(db: Db, query: SQL): Promise<T[]> {
+  const result: unknown = await db.execute(query);
+  return (result as { rows: T[] }).rows;
+}
+
+/** A moment passed from the server's clock, so SQL and JS agree on what "now" is. */
+export const at = (now: Date) => sql`${now.toISOString()}::timestamptz`;
+
+/**
+ * The due date that applies (`effectiveAssignment`): the task's own, or the stage's fixed date
+ * (midnight UTC, as the wire's `YYYY-MM-DD` parses), or days after the task became ready.
+ */
+export const effectiveDue = sql.raw(
+  `(case when t.use_stage_defaults then coalesce(s.default_due_date::timestamp at time zone 'UTC', ` +
+    `t.ready_at + s.default_due_days * interval '1 day') else t.due_date end)`,
+);
+
+/** `isOverdue` in SQL: an effective due date before `now`, and not done. */
+export const overdueAt = (now: Date) => sql`(t.status <> 'done' and ${effectiveDue} < ${at(now)})`;
+
+/** `isReady` in SQL: no predecessor stage (start excluded) has its task of this unit not done. */
+export const readySql = sql.raw(
+  `(not exists (select 1 from stage_edges e join stages ps on ps.id = e.source_id and ps.kind = 'stage' ` +
+    `join tasks p on p.unit_id = t.unit_id and p.stage_id = e.source_id ` +
+    `where e.target_id = t.stage_id and p.status <> 'done'))`,
+);
+
+/**
+ * Ids of the tasks where `userId` is an effective assignee or reviewer: stage defaults while
+ * `use_stage_defaults`, else the task's own people. Driven from the user's rows (indexed by user),
+ * so "my tasks" never scans every task.
+ */
+export function tasksOfPerson(which: 'assignees' | 'reviewers', userId: number): SQL {
+  const defaults = which === 'assignees' ? 'stage_default_assignees' : 'stage_default_reviewers';
+  const own = which === 'assignees' ? 'task_assignees' : 'task_reviewers';
+  return sql`(select d_t.id from ${sql.raw(defaults)} d join tasks d_t on d_t.stage_id = d.stage_id
+      where d.user_id = ${userId} and d_t.use_stage_defaults
+    union all
+    select o.task_id from ${sql.raw(own)} o join tasks o_t on o_t.id = o.task_id
+      where o.user_id = ${userId} and not o_t.use_stage_defaults)`;
+}
+
+/**
+ * Sets `ready_at` of the tasks matched by `where` (a condition on `t`) to when they became ready,
+ * or null while they are not: set-based, writing only the rows whose readiness changed.
+ */
+export async function refreshReadiness(db: Db, where: SQL, now: Date): Promise<void> {
+  await db.execute(sql`
+    with scope as (select t.id, t.unit_id, t.stage_id, t.ready_at from tasks t where ${where}),
+    blocked as (
+      select distinct sc.id from scope sc
+      join stage_edges e on e.target_id = sc.stage_id
+      join stages ps on ps.id = e.source_id and ps.kind = 'stage'
+      join tasks p on p.unit_id = sc.unit_id and p.stage_id = e.source_id
+      where p.status <> 'done')
+    update tasks set ready_at = case when b.id is null then ${at(now)} else null end
+    from scope sc left join blocked b on b.id = sc.id
+    where tasks.id = sc.id and ((b.id is null) <> (sc.ready_at is not null))`);
+}

@@ -1,0 +1,2 @@
+/** What other features use of units: the routes. */
+export { unitsRoutes } from './routes';

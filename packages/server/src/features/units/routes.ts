@@ -1,0 +1,145 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  ZBatchResult,
+  ZBatchUnits,
+  ZIdParams,
+  ZMatrixPage,
+  ZMatrixQuery,
+  ZUnit,
+  ZUnitCreate,
+  ZUnitList,
+  ZUnitListQuery,
+  ZUnitPatch,
+} from '@stageline/shared';
+import type { Db } from '../../db';
+import { callerOf } from '../auth';
+import { matrixPage } from './matrix';
+import { createUnit, createUnitsBatch, deleteUnit, getUnit, listUnits, updateUnit } from './service';
+
+const bearer = [{ bearer: [] }];
+const tags = ['units'];
+const forbidden = 'Non-members of the workspace get 404; members without the right 403.';
+
+/** Units of a project and their tasks (product.md §2, §5; domain.md §3, §7, §8). */
+export const unitsRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
+  const signedIn = { onRequest: app.authenticate };
+
+  app.post(
+    '/units/',
+    {
+      ...signedIn,
+      schema: {
+        tags,
+        summary: 'Create a unit with one task per stage of its pipeline (Member and above)',
+        description: `${forbidden} The pipeline must belong to the project (else 404).`,
+        security: bearer,
+        body: ZUnitCreate,
+        response: { 201: ZUnit },
+      },
+    },
+    async (request, reply) =>
+      reply.status(201).send(await createUnit(db, { userId: callerOf(request).id, input: request.body })),
+  );
+
+  app.post(
+    '/units/batch/',
+    {
+      ...signedIn,
+      schema: {
+        tags,
+        summary: 'Create 1–10,000 units from a name template, with all their tasks, in one transaction',
+        description: `${forbidden} Names come from \`batchUnitNames\` of the shared package ({count}, {project}).`,
+        security: bearer,
+        body: ZBatchUnits,
+        response: { 201: ZBatchResult },
+      },
+    },
+    async (request, reply) =>
+      reply.status(201).send(await createUnitsBatch(db, { userId: callerOf(request).id, input: request.body })),
+  );
+
+  app.get(
+    '/units/',
+    {
+      ...signedIn,
+      schema: {
+        tags,
+        summary: 'A page of units (without tasks) of a project, a pipeline, or every visible project; by name',
+        description: 'A project or pipeline the caller cannot see answers 404. `next` is the next offset or null.',
+        security: bearer,
+        querystring: ZUnitListQuery,
+        response: { 200: ZUnitList },
+      },
+    },
+    async (request) => listUnits(db, { userId: callerOf(request).id, query: request.query }),
+  );
+
+  app.get(
+    '/units/matrix/',
+    {
+      ...signedIn,
+      schema: {
+        tags,
+        summary: "One page of a pipeline's unit × stage matrix, with filters and sort",
+        description: forbidden,
+        security: bearer,
+        querystring: ZMatrixQuery,
+        response: { 200: ZMatrixPage },
+      },
+    },
+    async (request) => matrixPage(db, { userId: callerOf(request).id, query: request.query }),
+  );
+
+  app.get(
+    '/units/:id/',
+    {
+      ...signedIn,
+      schema: {
+        tags,
+        summary: 'A unit with its task cells',
+        description: forbidden,
+        security: bearer,
+        params: ZIdParams,
+        response: { 200: ZUnit },
+      },
+    },
+    async (request) => getUnit(db, { userId: callerOf(request).id, unitId: request.params.id }),
+  );
+
+  app.patch(
+    '/units/:id/',
+    {
+      ...signedIn,
+      schema: {
+        tags,
+        summary: 'Edit name or description (Member and above)',
+        description: forbidden,
+        security: bearer,
+        params: ZIdParams,
+        body: ZUnitPatch,
+        response: { 200: ZUnit },
+      },
+    },
+    async (request) => updateUnit(db, { userId: callerOf(request).id, unitId: request.params.id, patch: request.body }),
+  );
+
+  app.delete(
+    '/units/:id/',
+    {
+      ...signedIn,
+      schema: {
+        tags,
+        summary: 'Delete a unit and its tasks (Admin and above)',
+        description: forbidden,
+        security: bearer,
+        params: ZIdParams,
+        response: { 204: z.null().describe('Done') },
+      },
+    },
+    async (request, reply) => {
+      await deleteUnit(db, { userId: callerOf(request).id, unitId: request.params.id });
+      return reply.status(204).send(null);
+    },
+  );
+};

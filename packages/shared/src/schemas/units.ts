@@ -1,0 +1,209 @@
+import { z } from 'zod';
+import { TaskStatuses } from '../domain/tasks';
+import { Limits } from '../limits';
+import { ZDescription, ZName } from '../validation';
+
+/**
+ * The contract of units and their tasks (domain.md §3, §7; product.md §2, §5). The engine's rules
+ * live in `domain/tasks.ts`; these schemas shape the calls.
+ */
+
+export const ZTaskStatus = z.enum(TaskStatuses);
+
+export const ZUserRef = z.object({ id: z.number().int(), name: z.string(), username: z.string() });
+export type TUserRef = z.infer<typeof ZUserRef>;
+
+/** A unit's task in lists and the matrix: enough to draw a status cell. */
+export const ZTaskCell = z.object({
+  id: z.number().int(),
+  stage: z.number().int(),
+  status: ZTaskStatus,
+  ready: z.boolean(),
+  overdue: z.boolean(),
+  due_date: z.string().nullable(),
+  assignees: z.array(z.number().int()),
+});
+export type TTaskCell = z.infer<typeof ZTaskCell>;
+
+/** POST units/ → 201 `ZUnit` (its tasks created in the same transaction). */
+export const ZUnitCreate = z.object({
+  project: z.number().int().positive(),
+  pipeline: z.number().int().positive(),
+  name: ZName,
+  description: ZDescription.optional(),
+});
+export const ZUnitPatch = z.object({ name: ZName, description: ZDescription }).partial();
+export const ZUnit = z.object({
+  id: z.number().int(),
+  project: z.number().int(),
+  pipeline: z.number().int(),
+  name: z.string(),
+  description: z.string(),
+  created_at: z.string(),
+  tasks: z.array(ZTaskCell),
+});
+export type TUnit = z.infer<typeof ZUnit>;
+
+/** GET units/?project=&pipeline=&search=: a page of units without their tasks (the matrix has those). */
+export const ZUnitListQuery = z.object({
+  project: z.coerce.number().int().positive().optional(),
+  pipeline: z.coerce.number().int().positive().optional(),
+  search: z.string().trim().max(Limits.name.max).optional(),
+  offset: z.coerce.number().int().min(0).default(0),
+  limit: z.coerce.number().int().min(1).max(Limits.pageSize.max).default(Limits.pageSize.default),
+});
+export const ZUnitSummary = ZUnit.omit({ tasks: true });
+export type TUnitSummary = z.infer<typeof ZUnitSummary>;
+export const ZUnitList = z.object({
+  count: z.number().int(),
+  next: z.number().int().nullable(),
+  results: z.array(ZUnitSummary),
+});
+
+/**
+ * The batch template of product.md §5: `{count}` required, `{project}` optional; count > 0,
+ * start ≥ 0, step ≥ 1. The same schema checks the form and the request.
+ */
+export const ZBatchUnits = z.object({
+  project: z.number().int().positive(),
+  pipeline: z.number().int().positive(),
+  template: z
+    .string()
+    .trim()
+    .min(1)
+    .max(Limits.name.max)
+    .refine((value) => value.includes('{count}'), { message: 'The template must contain {count}' }),
+  count: z.number().int().min(Limits.batchUnits.min).max(Limits.batchUnits.max),
+  start: z.number().int().min(0).max(1_000_000_000),
+  step: z.number().int().min(1).max(1_000_000),
+});
+export type TBatchUnits = z.infer<typeof ZBatchUnits>;
+export const ZBatchResult = z.object({
+  created: z.number().int(),
+  units: z.array(z.object({ id: z.number().int(), name: z.string() })),
+});
+
+/** The names a batch creates, for the form's live preview and the server alike. */
+export function batchUnitNames(
+  input: Pick<TBatchUnits, 'template' | 'count' | 'start' | 'step'>,
+  projectName: string,
+  limit = Infinity,
+): string[] {
+  const names: string[] = [];
+  for (let i = 0; i < Math.min(input.count, limit); i++) {
+    const n = input.start + i * input.step;
+    names.push(input.template.replaceAll('{count}', String(n)).replaceAll('{project}', projectName));
+  }
+  return names;
+}
+
+/** GET units/matrix/?pipeline=…: one page of the unit × stage matrix. */
+export const ZMatrixQuery = z.object({
+  pipeline: z.coerce.number().int().positive(),
+  offset: z.coerce.number().int().min(0).default(0),
+  limit: z.coerce.number().int().min(1).max(Limits.pageSize.max).default(Limits.pageSize.default),
+  sort: z.enum(['name', '-name', 'created', '-created']).default('name'),
+  /** Units having at least one task in this status. */
+  status: ZTaskStatus.optional(),
+  /** Units having a task assigned to this user id ('me' for the caller). */
+  assignee: z.union([z.literal('me'), z.coerce.number().int().positive()]).optional(),
+  overdue: z.enum(['true', 'false']).optional(),
+  search: z.string().trim().max(Limits.name.max).optional(),
+});
+export const ZMatrixPage = z.object({
+  count: z.number().int(),
+  stages: z.array(z.object({ id: z.number().int(), name: z.string() })),
+  rows: z.array(z.object({ unit: z.object({ id: z.number().int(), name: z.string() }), tasks: z.array(ZTaskCell) })),
+});
+export type TMatrixPage = z.infer<typeof ZMatrixPage>;
+
+export const ZHistoryEntry = z.object({
+  id: z.number().int(),
+  action: z.string(),
+  from: ZTaskStatus.nullable(),
+  to: ZTaskStatus.nullable(),
+  iteration: z.number().int().nullable(),
+  actor: ZUserRef.nullable(),
+  comment: z.string().nullable(),
+  created_at: z.string(),
+});
+
+/** GET tasks/{id}/ (domain.md §7). */
+export const ZTask = z.object({
+  id: z.number().int(),
+  unit: z.object({ id: z.number().int(), name: z.string() }),
+  stage: z.object({ id: z.number().int(), name: z.string(), review_mode: z.string() }),
+  pipeline: z.object({ id: z.number().int(), name: z.string() }),
+  project: z.object({ id: z.number().int(), name: z.string(), workspace: z.number().int() }),
+  status: ZTaskStatus,
+  ready: z.boolean(),
+  overdue: z.boolean(),
+  assignees: z.array(ZUserRef),
+  reviewers: z.array(ZUserRef),
+  due_date: z.string().nullable(),
+  use_stage_defaults: z.boolean(),
+  iteration: z
+    .object({
+      number: z.number().int(),
+      accepted_by: z.array(z.number().int()),
+      rejected_by: z.array(z.number().int()),
+      /** The latest round stays here after it closes, with how it closed. */
+      closed: z.boolean(),
+      outcome: z.enum(['done', 'edit', 'returned', 'overridden']).nullable(),
+    })
+    .nullable(),
+  /** The tasks of the predecessor stages (same unit): the reject dialog's choices. */
+  predecessors: z.array(
+    z.object({ task: z.number().int(), stage: z.number().int(), stage_name: z.string(), status: ZTaskStatus }),
+  ),
+  history: z.array(ZHistoryEntry),
+  /** The caller's role in the task's workspace, for the client's `can()`. */
+  role: z.string(),
+});
+export type TTask = z.infer<typeof ZTask>;
+
+export const ZReview = z.object({ comment: z.string().max(Limits.comment.max).optional() });
+export const ZReject = ZReview.extend({ return_to: z.array(z.number().int().positive()).max(100).optional() });
+export const ZTaskPatch = z
+  .object({
+    status: ZTaskStatus,
+    assignees: z.array(z.number().int().positive()).max(100),
+    reviewers: z.array(z.number().int().positive()).max(100),
+    due_date: z.iso.datetime({ offset: true }).nullable(),
+    use_stage_defaults: z.boolean(),
+  })
+  .partial();
+
+/** GET tasks/?assignee=me&reviewer=me&pipeline=&unit=&status=&overdue=&ready= (paginated). */
+export const ZTaskListQuery = z.object({
+  assignee: z.union([z.literal('me'), z.coerce.number().int().positive()]).optional(),
+  reviewer: z.union([z.literal('me'), z.coerce.number().int().positive()]).optional(),
+  workspace: z.coerce.number().int().positive().optional(),
+  pipeline: z.coerce.number().int().positive().optional(),
+  unit: z.coerce.number().int().positive().optional(),
+  status: ZTaskStatus.optional(),
+  overdue: z.enum(['true', 'false']).optional(),
+  ready: z.enum(['true', 'false']).optional(),
+  offset: z.coerce.number().int().min(0).default(0),
+  limit: z.coerce.number().int().min(1).max(Limits.pageSize.max).default(Limits.pageSize.default),
+});
+export const ZTaskListItem = z.object({
+  id: z.number().int(),
+  workspace: z.number().int(),
+  unit: z.object({ id: z.number().int(), name: z.string() }),
+  stage: z.object({ id: z.number().int(), name: z.string() }),
+  pipeline: z.object({ id: z.number().int(), name: z.string() }),
+  project: z.object({ id: z.number().int(), name: z.string() }),
+  status: ZTaskStatus,
+  ready: z.boolean(),
+  overdue: z.boolean(),
+  due_date: z.string().nullable(),
+});
+export type TTaskListItem = z.infer<typeof ZTaskListItem>;
+export const ZTaskList = z.object({
+  count: z.number().int(),
+  next: z.number().int().nullable(),
+  results: z.array(ZTaskListItem),
+});
+export type TTaskList = z.infer<typeof ZTaskList>;
+export type TUnitList = z.infer<typeof ZUnitList>;

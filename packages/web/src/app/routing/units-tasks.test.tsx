@@ -1,0 +1,438 @@
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { TMatrixPage, TPipeline, TProject, TRole, TTask, TTaskListItem, TWorkspace } from '@stageline/shared';
+import { queryClient } from '../../shared/api/query-client';
+import { initI18n } from '../../shared/i18n';
+import { useShellStore } from '../../shared/lib/shell-store';
+import { Providers } from '../providers';
+import { routes } from './routes';
+
+/** Screens are lazy chunks: the first transform of a chunk can take longer than the default 1 s. */
+const lazy = { timeout: 10_000 };
+vi.setConfig({ testTimeout: 20_000 });
+
+type TCall = { method: string; url: string; body: unknown };
+type TRoute = (call: TCall) => Response | undefined;
+
+const json = (status: number, body: unknown) =>
+  new Response(status === 204 ? null : JSON.stringify(body), {
+    status,
+    headers: { 'Content-Type': 'application/json' },
+  });
+
+const me = {
+  id: 1,
+  username: 'ada',
+  email: 'ada@example.com',
+  first_name: 'Ada',
+  last_name: '',
+  language: 'en',
+  two_factor: false,
+  recent_workspace: 7,
+  avatar: null,
+  workspaces: [7, 8],
+  has_password: true,
+  oauth_accounts: [],
+  notify_browser: false,
+  email_frequency: 'daily',
+};
+
+const workspace = (id: number, role: TRole): TWorkspace => ({
+  id,
+  name: id === 7 ? 'Blue Studio' : 'Red Studio',
+  description: '',
+  owner: { id: 9, name: 'Olga', username: 'olga' },
+  role,
+  members_count: 3,
+  created_at: '2024-01-01T00:00:00Z',
+});
+
+const project = (id: number, workspaceId: number, name: string): TProject => ({
+  id,
+  workspace: workspaceId,
+  name,
+  description: 'Short films',
+  defaults: {
+    review_mode: 'each_wait',
+    skip_review_if_no_reviewers: true,
+    accept_edit_as_done: false,
+    todo_enabled: true,
+  },
+  pipelines_count: 2,
+  units_count: 14,
+  created_at: '2024-01-01T00:00:00Z',
+});
+
+const counters = { todo: 3, in_progress: 1, review: 0, edit: 0, done: 2, overdue: 1 };
+const pipeline = (id: number, name: string): TPipeline => ({
+  id,
+  project: 5,
+  name,
+  description: 'From sketch to render',
+  layout: 'vertical',
+  version: 1,
+  stages_count: 4,
+  task_counters: counters,
+  updated_at: '2024-02-01T10:00:00Z',
+  nodes: [],
+  edges: [],
+  stage_counters: {},
+});
+
+let calls: TCall[];
+
+/** A fake API: my role in workspace 7 is `role` (8: member); project 5 is in 7, project 6 in 8. */
+function serve(role: TRole, route: TRoute = () => undefined) {
+  calls = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (url: string, init: RequestInit = {}) => {
+      const call = {
+        method: init.method ?? 'GET',
+        url,
+        body: typeof init.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined,
+      };
+      calls.push(call);
+      const answer = route(call);
+      if (answer) return answer;
+      const get = call.method === 'GET';
+      if (url === '/api/users/me/') return json(200, me);
+      if (call.method === 'PATCH' && url === '/api/users/1/') return json(200, { ...me, recent_workspace: 8 });
+      if (get && url === '/api/workspaces/') return json(200, [workspace(7, role), workspace(8, 'member')]);
+      if (get && url === '/api/workspaces/7/') return json(200, workspace(7, role));
+      if (get && url === '/api/workspaces/8/') return json(200, workspace(8, 'member'));
+      if (get && url === '/api/invites/') return json(200, []);
+      if (get && url === '/api/projects/?workspace=7') return json(200, [project(5, 7, 'Shorts')]);
+      if (get && url === '/api/projects/5/') return json(200, project(5, 7, 'Shorts'));
+      if (get && url === '/api/projects/6/') return json(200, project(6, 8, 'Commercials'));
+      if (get && url === '/api/pipelines/?project=5') return json(200, [pipeline(7, 'Animation')]);
+      if (get && url === '/api/pipelines/7/') return json(200, pipeline(7, 'Animation'));
+      return json(404, { detail: 'Not found.', code: 'not_found' });
+    }),
+  );
+}
+
+function renderAt(path: string) {
+  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  render(
+    <Providers>
+      <RouterProvider router={router} />
+    </Providers>,
+  );
+  return router;
+}
+
+const sent = (method: string, url: string) => calls.filter((c) => c.method === method && c.url === url);
+
+beforeAll(async () => {
+  await initI18n().changeLanguage('en');
+});
+
+beforeEach(() => {
+  useShellStore.setState({ maintenance: false, fatalError: null, pageError: null, loadingLabel: null });
+  queryClient.clear();
+  localStorage.setItem('authTokens', JSON.stringify({ access: 'a1', refresh: 'r1' }));
+  localStorage.setItem('current_workspace', '7');
+});
+
+afterEach(() => {
+  vi.restoreAllMocks();
+  vi.unstubAllGlobals();
+});
+
+const person = (id: number, name: string) => ({ id, name, username: name.toLowerCase() });
+
+/** Task 50 of unit 3 at stage 12 (after stages 10 and 11), awaiting review by Ada (me, id 1). */
+const task = (over: Partial<TTask> = {}): TTask => ({
+  id: 50,
+  unit: { id: 3, name: 'Shot 1' },
+  stage: { id: 12, name: 'Compositing', review_mode: 'each_immediate' },
+  pipeline: { id: 7, name: 'Animation' },
+  project: { id: 5, name: 'Shorts', workspace: 7 },
+  status: 'review',
+  ready: true,
+  overdue: false,
+  assignees: [person(2, 'Bob')],
+  reviewers: [person(1, 'Ada'), person(3, 'Cleo')],
+  due_date: null,
+  use_stage_defaults: true,
+  iteration: { number: 1, accepted_by: [], rejected_by: [], closed: false, outcome: null },
+  predecessors: [
+    { task: 48, stage: 10, stage_name: 'Layout', status: 'done' },
+    { task: 49, stage: 11, stage_name: 'Lighting', status: 'done' },
+  ],
+  history: [],
+  role: 'guest',
+  ...over,
+});
+
+const taskRoute =
+  (value: TTask, answers: Record<string, Response> = {}): TRoute =>
+  ({ method, url }) => {
+    if (method === 'GET' && url === `/api/tasks/${value.id}/`) return json(200, value);
+    return answers[`${method} ${url}`];
+  };
+
+describe('task details', () => {
+  it('shows a reviewer Accept and Reject, and nothing a guest may not do', async () => {
+    serve('guest', taskRoute(task()));
+    renderAt('/app/tasks/50');
+    expect((await screen.findByTestId('task-status', {}, lazy)).getAttribute('data-status')).toBe('review');
+    expect(screen.getByTestId('task-accept')).toBeTruthy();
+    expect(screen.getByTestId('task-reject')).toBeTruthy();
+    expect(screen.queryByTestId('task-start')).toBeNull();
+    expect(screen.queryByTestId('task-submit')).toBeNull();
+    expect(screen.queryByTestId('task-status-select')).toBeNull();
+    expect(screen.getByTestId('task-tab-context')).toBeTruthy();
+    expect(screen.getByTestId('task-tab-diagram')).toBeTruthy();
+  });
+
+  it('offers a guest who is not a reviewer no action at all', async () => {
+    serve('guest', taskRoute(task({ reviewers: [person(3, 'Cleo')] })));
+    renderAt('/app/tasks/50');
+    await screen.findByTestId('task-status', {}, lazy);
+    for (const id of ['task-accept', 'task-reject', 'task-start', 'task-submit', 'task-status-select'])
+      expect(screen.queryByTestId(id)).toBeNull();
+  });
+
+  it('lets a member start a task to do and set any status', async () => {
+    serve('member', taskRoute(task({ status: 'todo', iteration: null, reviewers: [], role: 'member' })));
+    renderAt('/app/tasks/50');
+    expect(await screen.findByTestId('task-start', {}, lazy)).toBeTruthy();
+    expect(screen.getByTestId('task-status-select')).toBeTruthy();
+    expect(screen.queryByTestId('task-accept')).toBeNull();
+  });
+
+  it('lets a guest assignee submit work in progress', async () => {
+    serve('guest', taskRoute(task({ status: 'in_progress', assignees: [person(1, 'Ada')], reviewers: [] })));
+    renderAt('/app/tasks/50');
+    expect(await screen.findByTestId('task-submit', {}, lazy)).toBeTruthy();
+    expect(screen.queryByTestId('task-status-select')).toBeNull();
+  });
+
+  it('requires choosing what to send back when the stage has two predecessors', async () => {
+    const rejected = task({
+      status: 'in_progress',
+      iteration: { number: 1, accepted_by: [], rejected_by: [1], closed: true, outcome: 'edit' },
+    });
+    serve('guest', taskRoute(task(), { 'POST /api/tasks/50/reject/': json(200, rejected) }));
+    renderAt('/app/tasks/50');
+    fireEvent.click(await screen.findByTestId('task-reject', {}, lazy));
+    fireEvent.click(await screen.findByTestId('reject-confirm'));
+    expect((await screen.findByTestId('reject-choice-required')).textContent).toBe(
+      'Choose the stages to send for revision.',
+    );
+    expect(sent('POST', '/api/tasks/50/reject/')).toHaveLength(0);
+
+    fireEvent.change(screen.getByTestId('reject-comment'), { target: { value: 'Too dark' } });
+    fireEvent.click(screen.getByTestId('reject-return-11'));
+    fireEvent.click(screen.getByTestId('reject-confirm'));
+    await waitFor(() => expect(sent('POST', '/api/tasks/50/reject/')).toHaveLength(1), lazy);
+    expect(sent('POST', '/api/tasks/50/reject/')[0]!.body).toEqual({ comment: 'Too dark', return_to: [11] });
+  });
+
+  it('sends an empty return_to for "this task"', async () => {
+    serve('guest', taskRoute(task(), { 'POST /api/tasks/50/reject/': json(200, task({ status: 'edit' })) }));
+    renderAt('/app/tasks/50');
+    fireEvent.click(await screen.findByTestId('task-reject', {}, lazy));
+    fireEvent.click(await screen.findByTestId('reject-return-self'));
+    fireEvent.click(screen.getByTestId('reject-confirm'));
+    await waitFor(() => expect(sent('POST', '/api/tasks/50/reject/')).toHaveLength(1), lazy);
+    expect(sent('POST', '/api/tasks/50/reject/')[0]!.body).toEqual({ return_to: [] });
+  });
+
+  it("says 'Task update error' with the server's detail when an action fails", async () => {
+    serve(
+      'guest',
+      taskRoute(task(), {
+        'POST /api/tasks/50/accept/': json(409, {
+          detail: 'You have already reacted in this review round.',
+          code: 'conflict',
+        }),
+      }),
+    );
+    renderAt('/app/tasks/50');
+    fireEvent.click(await screen.findByTestId('task-accept', {}, lazy));
+    fireEvent.click(await screen.findByTestId('accept-confirm'));
+    expect(await screen.findByText('Task update error', {}, lazy)).toBeTruthy();
+    expect(screen.getAllByText('You have already reacted in this review round.').length).toBeGreaterThan(0);
+  });
+});
+
+const stages = [
+  { id: 10, name: 'Layout' },
+  { id: 11, name: 'Lighting' },
+];
+function matrixPage(offset: number, limit: number, count: number): TMatrixPage {
+  const rows = [];
+  for (let i = offset; i < Math.min(offset + limit, count); i++)
+    rows.push({
+      unit: { id: 1000 + i, name: `Shot ${i}` },
+      tasks: stages.map((s, k) => ({
+        id: 10_000 + i * 10 + k,
+        stage: s.id,
+        status: k === 0 ? ('done' as const) : ('todo' as const),
+        ready: k === 1,
+        overdue: false,
+        due_date: null,
+        assignees: [],
+      })),
+    });
+  return { count, stages, rows };
+}
+const matrixRoute =
+  (count: number): TRoute =>
+  ({ method, url }) => {
+    if (method !== 'GET' || !url.startsWith('/api/units/matrix/')) return undefined;
+    const query = new URL(url, 'http://x').searchParams;
+    return json(200, matrixPage(Number(query.get('offset')), Number(query.get('limit')), count));
+  };
+const matrixQueries = () =>
+  calls.filter((c) => c.url.startsWith('/api/units/matrix/')).map((c) => new URL(c.url, 'http://x').searchParams);
+
+describe('unit matrix', () => {
+  it('asks for the first page with the filters of the URL, then the pages scrolled to', async () => {
+    serve('member', matrixRoute(10_000));
+    // jsdom has no layout: the scroller is a 600 px window.
+    vi.spyOn(Element.prototype, 'clientHeight', 'get').mockReturnValue(600);
+    vi.spyOn(Element.prototype, 'clientWidth', 'get').mockReturnValue(1200);
+    renderAt('/app/projects/5/units?pipeline=7&status=review&assignee=me&overdue=true&search=shot&sort=-created');
+    const matrix = await screen.findByTestId('matrix', {}, lazy);
+    await waitFor(() => expect(matrix.getAttribute('data-count')).toBe('10000'), lazy);
+    const [first] = matrixQueries();
+    expect(Object.fromEntries(first!)).toEqual({
+      pipeline: '7',
+      sort: '-created',
+      status: 'review',
+      assignee: 'me',
+      overdue: 'true',
+      search: 'shot',
+      offset: '0',
+      limit: '100',
+    });
+    const rows = await screen.findAllByTestId('matrix-row');
+    expect(rows.length).toBeLessThan(50);
+    expect(rows[0]!.getAttribute('data-unit-id')).toBe('1000');
+    const cell = within(rows[0]!).getAllByTestId('matrix-cell')[1]!;
+    expect(cell.getAttribute('data-status')).toBe('todo');
+    expect(cell.getAttribute('data-stage-id')).toBe('11');
+    expect(cell.getAttribute('href')).toBe(`/app/tasks/${cell.getAttribute('data-task-id')}`);
+
+    Object.defineProperty(matrix, 'scrollTop', { configurable: true, value: 36 * 5_050 });
+    fireEvent.scroll(matrix);
+    await waitFor(() => expect(matrixQueries().some((q) => q.get('offset') === '5000')).toBe(true), lazy);
+    expect(matrixQueries().every((q) => q.get('status') === 'review' && q.get('limit') === '100')).toBe(true);
+    expect(await screen.findByText('Shot 5050', {}, lazy)).toBeTruthy();
+  });
+
+  it('offers a guest no Create buttons', async () => {
+    serve('guest', matrixRoute(3));
+    renderAt('/app/projects/5/units');
+    await waitFor(async () => expect((await screen.findByTestId('matrix')).getAttribute('data-count')).toBe('3'), lazy);
+    expect(screen.queryByTestId('unit-create-open')).toBeNull();
+    expect(screen.queryByTestId('unit-create-multiple-open')).toBeNull();
+  });
+});
+
+describe('batch unit creation', () => {
+  it('validates the template with ZBatchUnits and previews the names live, then creates', async () => {
+    serve('member', (call) => {
+      if (call.method === 'POST' && call.url === '/api/units/batch/')
+        return json(201, { created: 12, units: [{ id: 1, name: 'x' }] });
+      return matrixRoute(12)(call);
+    });
+    renderAt('/app/projects/5/units/create_multiple');
+    const template = await screen.findByTestId('batch-template', {}, lazy);
+    fireEvent.change(template, { target: { value: 'Shot' } });
+    expect(await screen.findByText('The template must contain {count}')).toBeTruthy();
+    expect(screen.getByTestId('batch-preview').textContent).toContain('Fix the fields above');
+
+    fireEvent.change(template, { target: { value: '{project} shot {count}' } });
+    fireEvent.change(screen.getByTestId('batch-count'), { target: { value: '12' } });
+    fireEvent.change(screen.getByTestId('batch-start'), { target: { value: '0' } });
+    fireEvent.change(screen.getByTestId('batch-step'), { target: { value: '10' } });
+    await waitFor(() =>
+      expect(screen.getAllByTestId('batch-preview-name').map((n) => n.textContent)).toEqual([
+        'Shorts shot 0',
+        'Shorts shot 10',
+        'Shorts shot 20',
+        'Shorts shot 30',
+        'Shorts shot 40',
+        'Shorts shot 110',
+      ]),
+    );
+    expect(screen.getByTestId('batch-total').textContent).toBe('12 units');
+
+    fireEvent.change(screen.getByTestId('batch-step'), { target: { value: '0' } });
+    await waitFor(() => expect(screen.getByTestId('batch-preview').textContent).toContain('Fix the fields above'));
+    fireEvent.click(screen.getByTestId('batch-submit'));
+    expect(sent('POST', '/api/units/batch/')).toHaveLength(0);
+
+    fireEvent.change(screen.getByTestId('batch-step'), { target: { value: '10' } });
+    fireEvent.click(screen.getByTestId('batch-submit'));
+    await waitFor(() => expect(sent('POST', '/api/units/batch/')).toHaveLength(1), lazy);
+    expect(sent('POST', '/api/units/batch/')[0]!.body).toEqual({
+      project: 5,
+      pipeline: 7,
+      template: '{project} shot {count}',
+      count: 12,
+      start: 0,
+      step: 10,
+    });
+    expect(await screen.findByText('12 units created', {}, lazy)).toBeTruthy();
+    expect(await screen.findByTestId('matrix', {}, lazy)).toBeTruthy();
+  });
+});
+
+const item = (id: number, over: Partial<TTaskListItem> = {}): TTaskListItem => ({
+  id,
+  workspace: 7,
+  unit: { id: 3, name: `Shot ${id}` },
+  stage: { id: 12, name: 'Compositing' },
+  pipeline: { id: 7, name: 'Animation' },
+  project: { id: 5, name: 'Shorts' },
+  status: 'in_progress',
+  ready: true,
+  overdue: false,
+  due_date: null,
+  ...over,
+});
+
+describe('My work', () => {
+  it('lists ready tasks, reviews and overdue tasks of the current workspace, with counts', async () => {
+    const today = new Date();
+    today.setHours(18, 0, 0, 0);
+    serve('member', ({ method, url }) => {
+      if (method !== 'GET' || !url.startsWith('/api/tasks/?')) return undefined;
+      const q = new URL(url, 'http://x').searchParams;
+      if (q.get('ready') === 'true')
+        return json(200, { count: 2, next: null, results: [item(1, { due_date: today.toISOString() }), item(2)] });
+      if (q.get('reviewer') === 'me')
+        return json(200, { count: 1, next: null, results: [item(3, { status: 'review' })] });
+      return json(200, { count: 0, next: null, results: [] });
+    });
+    renderAt('/app');
+    const ready = await screen.findByTestId('my-work-ready', {}, lazy);
+    await waitFor(() => expect(within(ready).getAllByTestId('my-work-item')).toHaveLength(2), lazy);
+    expect(within(ready).getByTestId('my-work-ready-count').textContent).toBe('2');
+    expect(within(ready).getAllByTestId('my-work-due')[0]!.textContent).toBe('Today');
+    const link = within(ready).getByText('Shot 1 · Compositing');
+    expect(link.closest('a')!.getAttribute('href')).toBe('/app/tasks/1');
+    const review = screen.getByTestId('my-work-review');
+    await waitFor(() => expect(within(review).getAllByTestId('my-work-item')).toHaveLength(1));
+    const overdue = screen.getByTestId('my-work-overdue');
+    expect((await within(overdue).findByTestId('my-work-overdue-empty')).textContent).toBe('Nothing is overdue.');
+
+    const queries = calls
+      .filter((c) => c.url.startsWith('/api/tasks/?'))
+      .map((c) => new URL(c.url, 'http://x').searchParams);
+    expect(queries.map((q) => Object.fromEntries(q))).toEqual(
+      expect.arrayContaining([
+        { workspace: '7', assignee: 'me', ready: 'true' },
+        { workspace: '7', reviewer: 'me', status: 'review' },
+        { workspace: '7', assignee: 'me', overdue: 'true' },
+      ]),
+    );
+  });
+});

@@ -1,0 +1,96 @@
+import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
+import { z } from 'zod';
+import {
+  ZTask,
+  ZTaskList,
+  ZWorkspaceUser,
+  type TTask,
+  type ZReject,
+  type ZReview,
+  type ZTaskListQuery,
+  type ZTaskPatch,
+} from '@stageline/shared';
+import { api } from '../../shared/api';
+import { queryClient } from '../../shared/api/query-client';
+import { workspaceKeys } from '../workspaces';
+
+/**
+ * Task calls (domain.md §7). Every call is `silent`: the task screen says 'Task update error' with
+ * the server's detail itself (product.md §8). A changed task is put under its own key and the lists
+ * that may show it (My work, the unit, the matrix) are refreshed.
+ */
+export type TTaskPatch = z.infer<typeof ZTaskPatch>;
+export type TReview = z.infer<typeof ZReview>;
+export type TReject = z.infer<typeof ZReject>;
+export type TTaskListQuery = Partial<z.infer<typeof ZTaskListQuery>>;
+export type TMember = { id: number; name: string; username: string | null; role: string };
+
+const silent = { silent: true } as const;
+
+export const taskKeys = {
+  all: ['tasks'] as const,
+  lists: () => ['tasks', 'list'] as const,
+  list: (query: TTaskListQuery) => ['tasks', 'list', query] as const,
+  detail: (id: number) => ['tasks', id] as const,
+};
+
+/** GET tasks/{id}/: 404 for a task outside the caller's workspaces. */
+export const getTask = async (id: number, signal?: AbortSignal) =>
+  ZTask.parse(await api.get(`tasks/${id}/`, { signal, silent: true }));
+export const taskQueryOptions = (id: number) =>
+  queryOptions({ queryKey: taskKeys.detail(id), queryFn: ({ signal }) => getTask(id, signal) });
+
+/** GET tasks/?…: one page of a filtered list (My work's sections). */
+export const getTasks = async (query: TTaskListQuery, signal?: AbortSignal) =>
+  ZTaskList.parse(await api.get('tasks/', { query, signal, silent: true }));
+export const taskListQueryOptions = (query: TTaskListQuery) =>
+  queryOptions({ queryKey: taskKeys.list(query), queryFn: ({ signal }) => getTasks(query, signal) });
+export const useTaskList = (query: TTaskListQuery, enabled = true) =>
+  useQuery({ ...taskListQueryOptions(query), enabled });
+
+/**
+ * GET workspaces/{id}/users/, reduced to the members who accepted: the people a task can be given
+ * to. Under the workspace's users key, so a team change refreshes it too.
+ */
+export const membersQueryOptions = (workspaceId: number) =>
+  queryOptions({
+    queryKey: [...workspaceKeys.users(workspaceId), 'accepted'] as const,
+    queryFn: async ({ signal }): Promise<TMember[]> =>
+      z
+        .array(ZWorkspaceUser)
+        .parse(await api.get(`workspaces/${workspaceId}/users/`, { signal, silent: true }))
+        .flatMap((u) =>
+          u.status === 'accepted' && u.user_id !== null
+            ? [{ id: u.user_id, name: u.name, username: u.username, role: u.role }]
+            : [],
+        ),
+  });
+export const useMembers = (workspaceId: number | null | undefined) =>
+  useQuery({ ...membersQueryOptions(workspaceId ?? 0), enabled: workspaceId != null });
+
+/** The task the server answered, in its own entry; lists, units and matrices that show it refresh. */
+function remember(task: TTask) {
+  queryClient.setQueryData(taskKeys.detail(task.id), task);
+  void queryClient.invalidateQueries({ queryKey: taskKeys.lists() });
+  void queryClient.invalidateQueries({ queryKey: ['units'] });
+  void queryClient.invalidateQueries({ queryKey: ['pipelines', task.pipeline.id] });
+}
+
+export type TTaskCommand =
+  | { kind: 'start' }
+  | { kind: 'submit' }
+  | { kind: 'accept'; body: TReview }
+  | { kind: 'reject'; body: TReject }
+  | { kind: 'patch'; body: TTaskPatch };
+
+/** One call per command: POST tasks/{id}/{action}/ or PATCH tasks/{id}/. */
+export async function sendTaskCommand(id: number, command: TTaskCommand): Promise<TTask> {
+  const answer =
+    command.kind === 'patch'
+      ? await api.patch(`tasks/${id}/`, command.body, silent)
+      : await api.post(`tasks/${id}/${command.kind}/`, 'body' in command ? command.body : undefined, silent);
+  return ZTask.parse(answer);
+}
+
+export const useTaskCommand = (id: number) =>
+  useMutation({ mutationFn: (command: TTaskCommand) => sendTaskCommand(id, command), onSuccess: remember });

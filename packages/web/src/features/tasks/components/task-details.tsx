@@ -1,0 +1,116 @@
+import { Anchor, Badge, Divider, Group, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Link } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { paths, ReviewModeLabels, ReviewModes, type TReviewMode, type TTask } from '@stageline/shared';
+import { useDates } from '../../../shared/i18n/use-dates';
+import { TaskActions, taskAbilities } from './task-actions';
+import { TaskAssignment } from './task-assignment';
+import { TaskFlags, TaskStatusBadge } from './task-status-badge';
+
+function Field({ label, children }: { label: string; children: React.ReactNode }) {
+  return (
+    <Stack gap={2}>
+      <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
+        {label}
+      </Text>
+      <div>{children}</div>
+    </Stack>
+  );
+}
+
+/** The Details tab: status and flags, where the task belongs, what the caller can do, the review round. */
+export function TaskDetails({ task, userId }: { task: TTask; userId: number | null }) {
+  const { t } = useTranslation();
+  const { formatCalendar, formatTime } = useDates();
+  const able = taskAbilities(task, userId);
+  const mode = (ReviewModes as readonly string[]).includes(task.stage.review_mode)
+    ? (task.stage.review_mode as TReviewMode)
+    : null;
+  const nameOf = (id: number) =>
+    [...task.reviewers, ...task.assignees].find((p) => p.id === id)?.name ?? t('User {{id}}', { id });
+  const iteration = task.iteration;
+  return (
+    <Stack gap="lg">
+      <Group gap="sm">
+        <TaskStatusBadge status={task.status} size="lg" testId="task-status" />
+        <TaskFlags ready={task.ready} overdue={task.overdue} status={task.status} />
+      </Group>
+      <SimpleGrid cols={{ base: 1, xs: 2, sm: 4 }} spacing="md">
+        <Field label={t('Unit')}>
+          <Anchor component={Link} to={paths.app.unit(task.project.id, task.unit.id)} data-testid="task-unit-link">
+            {task.unit.name}
+          </Anchor>
+        </Field>
+        <Field label={t('Stage')}>
+          <Anchor
+            component={Link}
+            to={`${paths.app.pipeline(task.project.id, task.pipeline.id)}?stage=${task.stage.id}`}
+            data-testid="task-stage-link"
+          >
+            {task.stage.name}
+          </Anchor>
+        </Field>
+        <Field label={t('Pipeline')}>
+          <Anchor
+            component={Link}
+            to={paths.app.pipeline(task.project.id, task.pipeline.id)}
+            data-testid="task-pipeline-link"
+          >
+            {task.pipeline.name}
+          </Anchor>
+        </Field>
+        <Field label={t('Due date')}>
+          <Text size="sm" c={task.overdue ? 'red' : undefined} data-testid="task-due-label">
+            {task.due_date ? `${formatCalendar(task.due_date)} ${formatTime(task.due_date)}` : t('No due date')}
+          </Text>
+        </Field>
+      </SimpleGrid>
+      <TaskActions task={task} userId={userId} />
+      <Divider />
+      <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="xl">
+        <TaskAssignment task={task} workspaceId={task.project.workspace} editable={able.update} />
+        <Stack gap="sm" data-testid="task-iteration">
+          <Text fw={600}>{t('Review')}</Text>
+          {mode ? (
+            <Text size="sm">
+              {t('Review mode')}: {t(ReviewModeLabels[mode])}
+            </Text>
+          ) : null}
+          {iteration ? (
+            <>
+              <Text size="sm" data-testid="task-iteration-number">
+                {t('Review round {{number}}', { number: iteration.number })}
+              </Text>
+              <Field label={t('Accepted by')}>
+                <Group gap={4} data-testid="task-accepted-by">
+                  {iteration.accepted_by.length
+                    ? iteration.accepted_by.map((id) => (
+                        <Badge key={id} color="green" variant="light">
+                          {nameOf(id)}
+                        </Badge>
+                      ))
+                    : '—'}
+                </Group>
+              </Field>
+              <Field label={t('Rejected by')}>
+                <Group gap={4} data-testid="task-rejected-by">
+                  {iteration.rejected_by.length
+                    ? iteration.rejected_by.map((id) => (
+                        <Badge key={id} color="red" variant="light">
+                          {nameOf(id)}
+                        </Badge>
+                      ))
+                    : '—'}
+                </Group>
+              </Field>
+            </>
+          ) : (
+            <Text size="sm" c="dimmed">
+              {t('Not submitted for review yet.')}
+            </Text>
+          )}
+        </Stack>
+      </SimpleGrid>
+    </Stack>
+  );
+}

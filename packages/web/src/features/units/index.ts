@@ -1,0 +1,2 @@
+/** What the rest of the app may use of the units feature (STYLE.md: features talk through exports). */
+export { unitKeys, unitQueryOptions, useUnit } from './api';
