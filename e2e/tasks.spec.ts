@@ -1,0 +1,173 @@
+import type { APIRequestContext, Browser, Page } from '@playwright/test';
+import { registerUser, signInAs, type TestUser } from './support/accounts';
+import { expect, snap, test } from './support/fixtures';
+
+async function call<T>(request: APIRequestContext, user: TestUser, method: string, path: string, data?: unknown) {
+  const response = await request.fetch(`/api/${path}`, {
+    method,
+    data,
+    headers: { Authorization: `Bearer ${user.access}` },
+  });
+  if (!response.ok()) throw new Error(`${method} ${path}: ${response.status()} ${await response.text()}`);
+  return (await response.json()) as T;
+}
+
+async function open(browser: Browser, baseURL: string | undefined, user: TestUser, workspaceId: number) {
+  const page = await (await browser.newContext({ baseURL })).newPage();
+  await signInAs(page, user);
+  await page.evaluate((id) => localStorage.setItem('current_workspace', String(id)), workspaceId);
+  return page;
+}
+
+const status = (page: Page) => page.getByTestId('task-status');
+
+test('batch units, work a task through review by two reviewers, send a task back, My work and counters', async ({
+  browser,
+  baseURL,
+  request,
+}) => {
+  test.setTimeout(120_000);
+  const lead = await registerUser(request, { firstName: 'Lena' });
+  const artist = await registerUser(request, { firstName: 'Artem' });
+  const workspace = await call<{ id: number }>(request, lead, 'POST', 'workspaces/', { name: 'Review studio' });
+  const link = await call<{ token: string }>(request, lead, 'POST', `workspaces/${workspace.id}/link/`, {
+    role: 'member',
+  });
+  await call(request, artist, 'POST', `invites/${link.token}/accept/`);
+  const project = await call<{ id: number }>(request, lead, 'POST', 'projects/', {
+    workspace: workspace.id,
+    name: 'Ep1',
+  });
+  const pipeline = await call<{
+    id: number;
+    version: number;
+    nodes: { id: number; kind: string; x: number; y: number; name: string }[];
+  }>(request, lead, 'POST', 'pipelines/', { project: project.id, name: 'Shots' });
+  const root = pipeline.nodes.find((n) => n.kind === 'root')!;
+  const end = pipeline.nodes.find((n) => n.kind === 'end')!;
+  const reviewers = [lead.id, artist.id];
+  const stage = (tmp_id: string, name: string, x: number) => ({
+    tmp_id,
+    kind: 'stage',
+    name,
+    x,
+    y: 0,
+    default_reviewers: reviewers,
+    review_mode: 'each_immediate',
+  });
+  const saved = await call<{ id_map: Record<string, number> }>(
+    request,
+    lead,
+    'PUT',
+    `pipelines/${pipeline.id}/graph/`,
+    {
+      version: pipeline.version,
+      nodes: [
+        { id: root.id, kind: 'root', name: root.name, x: 0, y: 0 },
+        stage('model', 'Model', 200),
+        stage('rig', 'Rig', 200),
+        stage('anim', 'Animation', 400),
+        { id: end.id, kind: 'end', name: end.name, x: 600, y: 0 },
+      ],
+      edges: [
+        { source: root.id, target: 'model' },
+        { source: root.id, target: 'rig' },
+        { source: 'model', target: 'anim' },
+        { source: 'rig', target: 'anim' },
+        { source: 'anim', target: end.id },
+      ],
+    },
+  );
+  const stageIds = saved.id_map as { model: number; rig: number; anim: number };
+
+  const a = await open(browser, baseURL, lead, workspace.id);
+  const b = await open(browser, baseURL, artist, workspace.id);
+
+  // Batch-create units with the live preview.
+  await a.goto(`/app/projects/${project.id}/units/create_multiple`);
+  await a.getByTestId('batch-template').fill('Shot {count}');
+  await a.getByTestId('batch-count').fill('3');
+  await a.getByTestId('batch-start').fill('10');
+  await a.getByTestId('batch-step').fill('10');
+  await expect(a.getByTestId('batch-preview')).toContainText('Shot 10');
+  await expect(a.getByTestId('batch-preview')).toContainText('Shot 30');
+  await a.getByTestId('batch-submit').click();
+  await expect(a).toHaveURL(new RegExp(`/app/projects/${project.id}/units`));
+  await expect(a.getByTestId('matrix-row')).toHaveCount(3);
+  await snap(a, 'unit-matrix-en-light');
+
+  // Open Shot 10 at Model from the matrix: start → submit → reject to Edit → resubmit → two accepts.
+  const row = a.getByTestId('matrix-row').filter({ hasText: 'Shot 10' });
+  await row.locator(`[data-testid="matrix-cell"][data-stage-id="${stageIds.model}"]`).click();
+  await expect(a).toHaveURL(/\/app\/tasks\/\d+/);
+  const modelTaskUrl = new URL(a.url()).pathname;
+  await expect(status(a)).toHaveAttribute('data-status', 'todo');
+  await a.getByTestId('task-start').click();
+  await expect(status(a)).toHaveAttribute('data-status', 'in_progress');
+  await a.getByTestId('task-submit').click();
+  await expect(status(a)).toHaveAttribute('data-status', 'review');
+  await a.getByTestId('task-reject').click();
+  await a.getByTestId('reject-comment').fill('The silhouette reads poorly.');
+  await a.getByTestId('reject-confirm').click();
+  await expect(status(a)).toHaveAttribute('data-status', 'edit');
+  await a.getByTestId('task-submit').click();
+  await expect(status(a)).toHaveAttribute('data-status', 'review');
+  await a.getByTestId('task-accept').click();
+  await a.getByTestId('accept-confirm').click();
+  await expect(a.getByTestId('task-accepted-by')).toBeVisible();
+  await expect(status(a)).toHaveAttribute('data-status', 'review'); // each reviewer must accept
+  await b.goto(modelTaskUrl);
+  await b.getByTestId('task-accept').click();
+  await b.getByTestId('accept-confirm').click();
+  await expect(status(b)).toHaveAttribute('data-status', 'done');
+  await snap(b, 'task-details-en-light');
+
+  // Rig done too (through the API), then Animation is ready; its reviewer sends Model back.
+  const unitTasks = async (name: string) => {
+    const list = await call<{ results: { id: number; unit: { name: string }; stage: { id: number } }[] }>(
+      request,
+      lead,
+      'GET',
+      `tasks/?pipeline=${pipeline.id}&limit=100`,
+    );
+    return list.results.filter((t) => t.unit.name === name);
+  };
+  const shot10 = await unitTasks('Shot 10');
+  const taskAt = (stageId: number) => shot10.find((t) => t.stage.id === stageId)!.id;
+  await call(request, lead, 'PATCH', `tasks/${taskAt(stageIds.rig)}/`, { status: 'done' });
+  await call(request, lead, 'POST', `tasks/${taskAt(stageIds.anim)}/start/`);
+  await call(request, lead, 'POST', `tasks/${taskAt(stageIds.anim)}/submit/`);
+  await a.goto(`/app/tasks/${taskAt(stageIds.anim)}`);
+  await expect(status(a)).toHaveAttribute('data-status', 'review');
+  await a.getByTestId('task-reject').click();
+  await a.getByTestId('reject-confirm').click();
+  await expect(a.getByTestId('reject-choice-required')).toBeVisible();
+  await a.getByTestId(`reject-return-${stageIds.model}`).check();
+  await snap(a, 'reject-dialog-en-light');
+  await a.getByTestId('reject-confirm').click();
+  await expect(status(a)).not.toHaveAttribute('data-status', 'review');
+  const model = await call<{ status: string }>(request, lead, 'GET', `tasks/${taskAt(stageIds.model)}/`);
+  const rig = await call<{ status: string }>(request, lead, 'GET', `tasks/${taskAt(stageIds.rig)}/`);
+  expect(model.status).toBe('edit');
+  expect(rig.status).toBe('done');
+
+  // My work lists the lead's tasks: ready ones to do, and ones awaiting the lead's review.
+  await a.goto('/app');
+  await expect(a.getByTestId('my-work-review').or(a.getByTestId('my-work-ready')).first()).toBeVisible();
+  await snap(a, 'my-work-en-light');
+
+  // The pipeline list counts tasks by status.
+  await a.goto(`/app/projects/${project.id}/pipelines`);
+  await expect(a.getByTestId('pipeline-counter-done')).toContainText('1');
+  await expect(a.getByTestId('pipeline-counter-edit')).toContainText('1');
+
+  await a.evaluate(() => {
+    localStorage.setItem('language', 'ru');
+    localStorage.setItem('theme', 'dark');
+  });
+  await a.goto(modelTaskUrl);
+  await expect(status(a)).toHaveAttribute('data-status', 'edit');
+  await snap(a, 'task-details-ru-dark');
+  await a.context().close();
+  await b.context().close();
+});
