@@ -9,7 +9,7 @@ import { showToast } from '../../../shared/ui/toast';
 import { sendCode } from '../../auth';
 import { changeEmail } from '../api';
 import { CodeModal } from './code-modal';
-import { Section } from './section';
+import { Section } from '../../../shared/ui/section';
 
 const ZEmailForm = ZEmailChange.pick({ email: true });
 

@@ -7,7 +7,7 @@ import { formError } from '../../../shared/lib/form-errors';
 import { showToast } from '../../../shared/ui/toast';
 import { oauthProvidersQueryOptions, startOAuthLink } from '../../auth';
 import { unlinkOAuth } from '../api';
-import { Section } from './section';
+import { Section } from '../../../shared/ui/section';
 
 /**
  * The sign-in providers the server offers, each linked or not: link sends the browser to the

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { ZEmailFrequency, type TEmailFrequency, type TMe } from '@stageline/shared';
 import { showToast } from '../../../shared/ui/toast';
 import { patchMe } from '../api';
-import { Section } from './section';
+import { Section } from '../../../shared/ui/section';
 
 const frequencyLabels: Record<TEmailFrequency, string> = {
   hourly: 'Hourly',

@@ -9,7 +9,7 @@ import { zodResolver } from '../../../shared/lib/zod-resolver';
 import { showToast } from '../../../shared/ui/toast';
 import { CodeInput, PasswordStrengthMeter, ResendCodeButton, sendCode, withPasswordConfirm } from '../../auth';
 import { changePassword } from '../api';
-import { Section } from './section';
+import { Section } from '../../../shared/ui/section';
 
 type TValues = { code: string; password: string; password_confirm: string };
 const ZPasswordForm = withPasswordConfirm(ZPasswordChange);

@@ -7,7 +7,7 @@ import { formError } from '../../../shared/lib/form-errors';
 import { zodResolver } from '../../../shared/lib/zod-resolver';
 import { showToast } from '../../../shared/ui/toast';
 import { patchMe } from '../api';
-import { Section } from './section';
+import { Section } from '../../../shared/ui/section';
 
 type TValues = { first_name: string; last_name: string; username: string };
 const fields = ['first_name', 'last_name', 'username'] as const;

@@ -7,7 +7,7 @@ import { useDates } from '../../../shared/i18n/use-dates';
 import { formError } from '../../../shared/lib/form-errors';
 import { showToast } from '../../../shared/ui/toast';
 import { revokeSession, sessionsQueryOptions } from '../api';
-import { Section } from './section';
+import { Section } from '../../../shared/ui/section';
 
 /** A readable device name from a user agent: browser and system, or the raw string. */
 export function deviceName(userAgent: string | null): string | null {

@@ -7,7 +7,7 @@ import { showToast } from '../../../shared/ui/toast';
 import { sendCode } from '../../auth';
 import { setTwoFactor } from '../api';
 import { CodeModal } from './code-modal';
-import { Section } from './section';
+import { Section } from '../../../shared/ui/section';
 
 /** Two-factor authentication on or off, each change confirmed by an e-mailed code (product.md §4). */
 export function TwoFactorSection({ user }: { user: TMe }) {

@@ -10,7 +10,7 @@ import { InviteLinkSection } from '../components/settings/invite-link-section';
 import { InviteUsersSection } from '../components/settings/invite-users-section';
 import { LeaveWorkspaceButton } from '../components/settings/leave-button';
 import { OwnerSection } from '../components/settings/owner-section';
-import { Section } from '../components/settings/section';
+import { Section } from '../../../shared/ui/section';
 import { TeamSection } from '../components/settings/team-section';
 import { WorkspaceGate } from '../components/workspace-gate';
 

@@ -7,7 +7,7 @@ import { formError } from '../../../../shared/lib/form-errors';
 import { zodResolver } from '../../../../shared/lib/zod-resolver';
 import { showToast } from '../../../../shared/ui/toast';
 import { useUpdateWorkspace } from '../../api';
-import { Section } from './section';
+import { Section } from '../../../../shared/ui/section';
 
 type TValues = { name: string; description: string };
 const fields = ['name', 'description'] as const;

@@ -9,7 +9,7 @@ import { inviteLinkUrl, useCreateInviteLink, useDisableInviteLink, useInviteLink
 import { reportFailure } from '../../lib/report';
 import { assignableRoleOptions, isAssignableRole } from '../../lib/roles';
 import { RoleBadge } from '../role-badge';
-import { Section } from './section';
+import { Section } from '../../../../shared/ui/section';
 
 /** One shareable link per workspace: whoever opens it and signs in joins with the link's role. */
 export function InviteLinkSection({ workspace }: { workspace: TWorkspace }) {

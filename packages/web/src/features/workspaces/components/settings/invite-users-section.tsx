@@ -7,7 +7,7 @@ import { showToast } from '../../../../shared/ui/toast';
 import { useInviteUsers } from '../../api';
 import { reportFailure, showListToast } from '../../lib/report';
 import { assignableRoleOptions, isAssignableRole } from '../../lib/roles';
-import { Section } from './section';
+import { Section } from '../../../../shared/ui/section';
 
 type TValues = { users: string[]; role: TAssignableRole };
 

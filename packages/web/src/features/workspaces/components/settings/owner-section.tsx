@@ -10,7 +10,7 @@ import { forgetCurrentWorkspace } from '../../current-workspace';
 import { userLabel } from '../../lib/bulk';
 import { isServerError, reportFailure, toastedByTransport } from '../../lib/report';
 import { ConfirmModal } from '../confirm-modal';
-import { Section } from './section';
+import { Section } from '../../../../shared/ui/section';
 
 /** What only the owner may do: hand the workspace over, or delete it. */
 export function OwnerSection({ workspace, meId }: { workspace: TWorkspace; meId: number }) {

@@ -20,7 +20,7 @@ import { reportFailure } from '../../lib/report';
 import { assignableRoleOptions, isAssignableRole } from '../../lib/roles';
 import { ConfirmModal } from '../confirm-modal';
 import { RoleBadge } from '../role-badge';
-import { Section } from './section';
+import { Section } from '../../../../shared/ui/section';
 
 type TPending = { action: TBulkAction; users: number[]; role: TAssignableRole };
 

@@ -1,7 +1,7 @@
 import { Card, Stack, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
 
-/** One titled block of the profile screen. */
+/** One titled block of a settings-like screen (profile, workspace settings). */
 export function Section({
   title,
   description,
