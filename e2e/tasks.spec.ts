@@ -94,6 +94,10 @@ test('batch units, work a task through review by two reviewers, send a task back
   await a.getByTestId('batch-submit').click();
   await expect(a).toHaveURL(new RegExp(`/app/projects/${project.id}/units`));
   await expect(a.getByTestId('matrix-row')).toHaveCount(3);
+  await a.goto(`/app/projects/${project.id}`);
+  await expect(a.getByTestId('project-units-count')).toContainText('3');
+  await a.goto(`/app/projects/${project.id}/units`);
+  await expect(a.getByTestId('matrix-row')).toHaveCount(3);
   await snap(a, 'unit-matrix-en-light');
 
   // Open Shot 10 at Model from the matrix: start → submit → reject to Edit → resubmit → two accepts.

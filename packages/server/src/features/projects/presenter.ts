@@ -39,7 +39,7 @@ export function reviewColumns(defaults: Partial<TReviewDefaults>) {
 }
 
 /** A project as its workspace's members see it. Units arrive in a later issue: 0 until then. */
-export function presentProject(row: ProjectRow & { pipelinesCount: number }): TProject {
+export function presentProject(row: ProjectRow & { pipelinesCount: number; unitsCount: number }): TProject {
   return {
     id: row.id,
     workspace: row.workspaceId,
@@ -47,7 +47,7 @@ export function presentProject(row: ProjectRow & { pipelinesCount: number }): TP
     description: row.description,
     defaults: reviewDefaultsOf(row),
     pipelines_count: row.pipelinesCount,
-    units_count: 0,
+    units_count: row.unitsCount,
     created_at: row.createdAt.toISOString(),
   };
 }

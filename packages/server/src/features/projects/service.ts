@@ -6,18 +6,21 @@ import { actorIn, authorizeIn, inWorkspacesOf } from '../workspaces';
 import { authorizeProject } from './policy';
 import { presentProject, productReviewDefaults, reviewColumns } from './presenter';
 
-const { projects, pipelines } = schema;
+const { projects, pipelines, units } = schema;
 
 async function selectProjects(db: Db, where: SQL | undefined): Promise<TProject[]> {
   const rows = await db
     .select({
       ...getTableColumns(projects),
       pipelinesCount: sql<number>`(select count(*)::int from ${pipelines} p where p.project_id = ${projects}.id)`,
+      unitsCount: sql<number>`(select count(*)::int from ${units} u where u.project_id = ${projects}.id)`,
     })
     .from(projects)
     .where(where)
     .orderBy(asc(sql`lower(${projects.name})`), asc(projects.id));
-  return rows.map((row) => presentProject({ ...row, pipelinesCount: Number(row.pipelinesCount) }));
+  return rows.map((row) =>
+    presentProject({ ...row, pipelinesCount: Number(row.pipelinesCount), unitsCount: Number(row.unitsCount) }),
+  );
 }
 
 async function projectById(db: Db, projectId: number): Promise<TProject> {
