@@ -69,17 +69,17 @@ describe('AppLayout', () => {
     const router = renderAt('/app/projects/5?tab=units');
     await waitFor(() => expect(router.state.location.pathname).toBe('/login'), lazy);
     expect(router.state.location.search).toBe(`?next=${encodeURIComponent('/app/projects/5?tab=units')}`);
-    expect(await screen.findByTestId('login-username', {}, lazy)).toBeTruthy();
+    expect((await screen.findByTestId('login-username', {}, lazy)).tagName).toBe('INPUT');
   });
 
   it('shows the user in the header menu with Profile and Log out', async () => {
     renderAt('/app/projects/5/units');
-    expect(await screen.findByText('Units', { selector: 'h1' }, lazy)).toBeTruthy();
+    expect((await screen.findByText('Units', { selector: 'h1' }, lazy)).textContent).toBe('Units');
     expect(screen.getByTestId('app-menu-name').textContent).toBe('Ada Lovelace');
     fireEvent.click(screen.getByTestId('app-menu'));
     expect((await screen.findByTestId('menu-profile')).getAttribute('href')).toBe('/app/profile');
     expect(screen.getByTestId('menu-logout').getAttribute('href')).toBe('/logout');
-    expect(screen.getByText('@ada')).toBeTruthy();
+    expect(screen.getByText('@ada').textContent).toContain('@ada');
   });
 
   it('requires a session for invite links too', async () => {
@@ -91,7 +91,7 @@ describe('AppLayout', () => {
 
   it('shows Home › Project › Unit › Edit on the unit edit screen, with ids until names are known', async () => {
     renderAt('/app/projects/5/units/7/edit');
-    expect(await screen.findByText('Edit unit', {}, lazy)).toBeTruthy();
+    expect((await screen.findByText('Edit unit', {}, lazy)).textContent).toBe('Edit unit');
 
     const crumbs = screen.getByTestId('breadcrumbs');
     expect(crumbs.textContent).toMatch(/^Home.*Project 5.*Unit 7.*Edit$/);
@@ -107,9 +107,9 @@ describe('AppLayout', () => {
   it('shows the sidebar by default and removes it when disabled through the menu', async () => {
     localStorage.setItem('current_workspace', '3');
     renderAt('/app/projects/5/units');
-    expect(await screen.findByText('Units', { selector: 'h1' }, lazy)).toBeTruthy();
+    expect((await screen.findByText('Units', { selector: 'h1' }, lazy)).textContent).toBe('Units');
     const sidebar = screen.getByTestId('sidebar');
-    expect(within(sidebar).getByText('Workspaces')).toBeTruthy();
+    expect(within(sidebar).getByText('Workspaces').textContent).toBe('Workspaces');
 
     fireEvent.click(screen.getByTestId('app-menu'));
     const toggle = await screen.findByTestId('sidebar-enable-toggle');
@@ -123,27 +123,26 @@ describe('AppLayout', () => {
   it('keeps the sidebar off when it was disabled before', async () => {
     localStorage.setItem('sideBarEnabled', 'false');
     renderAt('/app/projects/5/units');
-    expect(await screen.findByText('Units', { selector: 'h1' }, lazy)).toBeTruthy();
+    expect((await screen.findByText('Units', { selector: 'h1' }, lazy)).textContent).toBe('Units');
     expect(screen.queryByTestId('sidebar')).toBeNull();
   });
 
   it('shows the not-found screen for an unknown app path', async () => {
     const router = renderAt('/app/nope');
-    expect(await screen.findByTestId('not-found-screen', {}, lazy)).toBeTruthy();
-    expect(screen.getByText('Page not found')).toBeTruthy();
+    expect((await screen.findByTestId('not-found-screen', {}, lazy)).textContent).toContain('Page not found');
     expect(router.state.location.pathname).toBe('/app/nope');
   });
 
   it('sends /app without a current workspace to the workspace list', async () => {
     const router = renderAt('/app');
     await waitFor(() => expect(router.state.location.pathname).toBe('/app/workspaces'), lazy);
-    expect(await screen.findByText('Workspaces', { selector: 'h1' }, lazy)).toBeTruthy();
+    expect((await screen.findByText('Workspaces', { selector: 'h1' }, lazy)).textContent).toBe('Workspaces');
   });
 
   it('resolves the current workspace settings to the stored workspace', async () => {
     localStorage.setItem('current_workspace', '3');
     const router = renderAt('/app/workspaces/current/settings');
     await waitFor(() => expect(router.state.location.pathname).toBe('/app/workspaces/3/settings'), lazy);
-    expect(await screen.findByText('Workspace settings', {}, lazy)).toBeTruthy();
+    expect((await screen.findByText('Workspace settings', {}, lazy)).textContent).toBe('Workspace settings');
   });
 });

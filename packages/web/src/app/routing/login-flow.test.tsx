@@ -104,7 +104,7 @@ describe('login screen', () => {
     const router = renderAt(`/login?next=${encodeURIComponent('/app/projects/5')}`);
 
     await signInWith('ada', 'secret-password');
-    expect(await screen.findByTestId('otp-step')).toBeTruthy();
+    expect(await screen.findByTestId('otp-step')).toBeInTheDocument();
     expect(calls.find((c) => c.url === '/api/users/login/')?.body).toEqual({
       username: 'ada',
       password: 'secret-password',
@@ -113,7 +113,7 @@ describe('login screen', () => {
     expect(screen.getByTestId('otp-resend').textContent).toMatch(/Send a new code in (30|29) s/);
 
     typeCode('654321');
-    expect(await screen.findByText('Code is invalid, try to resend')).toBeTruthy();
+    expect(await screen.findByText('Code is invalid, try to resend')).toBeInTheDocument();
     expect(localStorage.getItem('authTokens')).toBeNull();
 
     typeCode('123456');
@@ -144,11 +144,11 @@ describe('login screen', () => {
 
     await signInWith('ada@example.com', 'secret-password');
     const alert = await screen.findByTestId('login-unverified');
-    expect(within(alert).getByText('Your email is not verified')).toBeTruthy();
+    expect(within(alert).getByText('Your email is not verified')).toBeInTheDocument();
     expect(screen.queryByTestId('login-error')).toBeNull();
 
     fireEvent.click(screen.getByTestId('login-verify-email'));
-    expect(await screen.findByTestId('otp-step')).toBeTruthy();
+    expect(await screen.findByTestId('otp-step')).toBeInTheDocument();
     typeCode('111111');
     await waitFor(() => expect(router.state.location.pathname).toBe('/app/workspaces'), lazy);
     expect(calls.find((c) => c.url === '/api/otp/check/')?.body).toEqual({ code: '111111', ephemeral_token: 'eph-2' });
@@ -177,7 +177,7 @@ describe('login screen', () => {
   it('shows no OAuth buttons when the server has no providers call', async () => {
     serve(() => undefined);
     renderAt('/login');
-    expect(await screen.findByTestId('login-form', {}, lazy)).toBeTruthy();
+    expect(await screen.findByTestId('login-form', {}, lazy)).toBeInTheDocument();
     await waitFor(() => expect(calls.some((c) => c.url === '/api/oauth/providers/')).toBe(true));
     expect(screen.queryByTestId('oauth-buttons')).toBeNull();
   });

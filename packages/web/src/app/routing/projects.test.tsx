@@ -56,7 +56,7 @@ describe('projects', () => {
   it('tells a guest on the create screen that the role does not allow it', async () => {
     serve('guest');
     renderAt('/app/projects/create');
-    expect(await screen.findByTestId('project-create-denied', {}, lazy)).toBeTruthy();
+    expect(await screen.findByTestId('project-create-denied', {}, lazy)).toBeInTheDocument();
     expect(screen.queryByTestId('project-create-submit')).toBeNull();
   });
 
@@ -74,8 +74,8 @@ describe('projects', () => {
   it('offers Edit and Delete to an admin', async () => {
     serve('admin');
     renderAt('/app/projects/5');
-    expect(await screen.findByTestId('project-edit-open', {}, lazy)).toBeTruthy();
-    expect(await screen.findByTestId('project-delete', {}, lazy)).toBeTruthy();
+    expect(await screen.findByTestId('project-edit-open', {}, lazy)).toBeInTheDocument();
+    expect(await screen.findByTestId('project-delete', {}, lazy)).toBeInTheDocument();
   });
 
   it('stores lastProject and switches to the workspace of a project from another one', async () => {
@@ -100,7 +100,7 @@ describe('projects', () => {
   it("goes home with 'Error wile loading data' for a project that does not exist", async () => {
     serve('admin');
     const router = renderAt('/app/projects/404');
-    expect(await screen.findByText('Error wile loading data: Project 404', {}, lazy)).toBeTruthy();
+    expect(await screen.findByText('Error wile loading data: Project 404', {}, lazy)).toBeInTheDocument();
     await waitFor(() => expect(router.state.location.pathname).toBe('/app'), lazy);
   });
 
@@ -117,14 +117,14 @@ describe('projects', () => {
     fireEvent.click(screen.getByTestId('project-edit-submit'));
     await waitFor(() => expect(router.state.location.pathname).toBe('/app/projects/5'), lazy);
     expect(sent('PATCH', '/api/projects/5/')[0]!.body).toMatchObject({ name: 'Shorts 2' });
-    expect(await screen.findByText('Saved', {}, lazy)).toBeTruthy();
+    expect(await screen.findByText('Saved', {}, lazy)).toBeInTheDocument();
     expect((await screen.findByTestId('project-name', {}, lazy)).textContent).toBe('Shorts 2');
 
     fireEvent.click(await screen.findByTestId('project-delete', {}, lazy));
     fireEvent.click(await screen.findByTestId('record-delete-confirm', {}, lazy));
     await waitFor(() => expect(router.state.location.pathname).toBe('/app/workspaces/7'), lazy);
     expect(sent('DELETE', '/api/projects/5/')).toHaveLength(1);
-    expect(await screen.findByText('Deleted', {}, lazy)).toBeTruthy();
+    expect(await screen.findByText('Deleted', {}, lazy)).toBeInTheDocument();
   });
 });
 

@@ -44,13 +44,13 @@ describe('task details', () => {
     serve('guest', taskRoute(task()));
     renderAt('/app/tasks/50');
     expect((await screen.findByTestId('task-status', {}, lazy)).getAttribute('data-status')).toBe('review');
-    expect(screen.getByTestId('task-accept')).toBeTruthy();
-    expect(screen.getByTestId('task-reject')).toBeTruthy();
+    expect(screen.getByTestId('task-accept')).toBeInTheDocument();
+    expect(screen.getByTestId('task-reject')).toBeInTheDocument();
     expect(screen.queryByTestId('task-start')).toBeNull();
     expect(screen.queryByTestId('task-submit')).toBeNull();
     expect(screen.queryByTestId('task-status-select')).toBeNull();
-    expect(screen.getByTestId('task-tab-context')).toBeTruthy();
-    expect(screen.getByTestId('task-tab-diagram')).toBeTruthy();
+    expect(screen.getByTestId('task-tab-context')).toBeInTheDocument();
+    expect(screen.getByTestId('task-tab-diagram')).toBeInTheDocument();
   });
 
   it('offers a guest who is not a reviewer no action at all', async () => {
@@ -64,15 +64,15 @@ describe('task details', () => {
   it('lets a member start a task to do and set any status', async () => {
     serve('member', taskRoute(task({ status: 'todo', iteration: null, reviewers: [], role: 'member' })));
     renderAt('/app/tasks/50');
-    expect(await screen.findByTestId('task-start', {}, lazy)).toBeTruthy();
-    expect(screen.getByTestId('task-status-select')).toBeTruthy();
+    expect(await screen.findByTestId('task-start', {}, lazy)).toBeInTheDocument();
+    expect(screen.getByTestId('task-status-select')).toBeInTheDocument();
     expect(screen.queryByTestId('task-accept')).toBeNull();
   });
 
   it('lets a guest assignee submit work in progress', async () => {
     serve('guest', taskRoute(task({ status: 'in_progress', assignees: [person(1, 'Ada')], reviewers: [] })));
     renderAt('/app/tasks/50');
-    expect(await screen.findByTestId('task-submit', {}, lazy)).toBeTruthy();
+    expect(await screen.findByTestId('task-submit', {}, lazy)).toBeInTheDocument();
     expect(screen.queryByTestId('task-status-select')).toBeNull();
   });
 
@@ -120,7 +120,7 @@ describe('task details', () => {
     renderAt('/app/tasks/50');
     fireEvent.click(await screen.findByTestId('task-accept', {}, lazy));
     fireEvent.click(await screen.findByTestId('accept-confirm'));
-    expect(await screen.findByText('Task update error', {}, lazy)).toBeTruthy();
+    expect(await screen.findByText('Task update error', {}, lazy)).toBeInTheDocument();
     expect(screen.getAllByText('You have already reacted in this review round.').length).toBeGreaterThan(0);
   });
 });
@@ -188,7 +188,7 @@ describe('unit matrix', () => {
     fireEvent.scroll(matrix);
     await waitFor(() => expect(matrixQueries().some((q) => q.get('offset') === '5000')).toBe(true), lazy);
     expect(matrixQueries().every((q) => q.get('status') === 'review' && q.get('limit') === '100')).toBe(true);
-    expect(await screen.findByText('Shot 5050', {}, lazy)).toBeTruthy();
+    expect(await screen.findByText('Shot 5050', {}, lazy)).toBeInTheDocument();
   });
 
   it('offers a guest no Create buttons', async () => {
@@ -210,7 +210,7 @@ describe('batch unit creation', () => {
     renderAt('/app/projects/5/units/create_multiple');
     const template = await screen.findByTestId('batch-template', {}, lazy);
     fireEvent.change(template, { target: { value: 'Shot' } });
-    expect(await screen.findByText('The template must contain {count}')).toBeTruthy();
+    expect(await screen.findByText('The template must contain {count}')).toBeInTheDocument();
     expect(screen.getByTestId('batch-preview').textContent).toContain('Fix the fields above');
 
     fireEvent.change(template, { target: { value: '{project} shot {count}' } });
@@ -245,8 +245,8 @@ describe('batch unit creation', () => {
       start: 0,
       step: 10,
     });
-    expect(await screen.findByText('12 units created', {}, lazy)).toBeTruthy();
-    expect(await screen.findByTestId('matrix', {}, lazy)).toBeTruthy();
+    expect(await screen.findByText('12 units created', {}, lazy)).toBeInTheDocument();
+    expect(await screen.findByTestId('matrix', {}, lazy)).toBeInTheDocument();
   });
 });
 

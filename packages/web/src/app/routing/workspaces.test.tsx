@@ -139,9 +139,9 @@ describe('team bulk actions', () => {
     fireEvent.click(checkboxOf('cleo'));
     fireEvent.click(screen.getByTestId('bulk-role-apply'));
 
-    expect(await screen.findByText('1 user updated', {}, lazy)).toBeTruthy();
-    expect(screen.getByText('1 user not updated')).toBeTruthy();
-    expect(screen.getByText('Can not change role for Cleo: Not allowed.')).toBeTruthy();
+    expect(await screen.findByText('1 user updated', {}, lazy)).toBeInTheDocument();
+    expect(screen.getByText('1 user not updated')).toBeInTheDocument();
+    expect(screen.getByText('Can not change role for Cleo: Not allowed.')).toBeInTheDocument();
     expect(posts('/set_roles/')[0]!.body).toEqual({ users: [2, 3], role: 'member' });
   });
 
@@ -159,7 +159,7 @@ describe('team bulk actions', () => {
     fireEvent.click(checkboxOf('bob'));
     fireEvent.click(checkboxOf('cleo'));
     fireEvent.click(screen.getByTestId('bulk-remove'));
-    expect(await screen.findByText('2 users removed', {}, lazy)).toBeTruthy();
+    expect(await screen.findByText('2 users removed', {}, lazy)).toBeInTheDocument();
     expect(posts('/remove_users/')[0]!.body).toEqual({ users: [2, 3] });
   });
 
@@ -175,7 +175,7 @@ describe('team bulk actions', () => {
     fireEvent.click(checkboxOf('ada'));
     fireEvent.click(checkboxOf('bob'));
     fireEvent.click(screen.getByTestId('bulk-remove'));
-    expect(await screen.findByText('Remove yourself?', {}, lazy)).toBeTruthy();
+    expect(await screen.findByText('Remove yourself?', {}, lazy)).toBeInTheDocument();
     expect(posts('/remove_users/')).toHaveLength(0);
 
     fireEvent.click(screen.getByTestId('self-confirm-cancel'));
@@ -197,7 +197,7 @@ describe('team bulk actions', () => {
     await screen.findAllByTestId('team-row', {}, lazy);
     fireEvent.click(checkboxOf('ada'));
     fireEvent.click(screen.getByTestId('bulk-role-apply'));
-    expect(await screen.findByText('Change your own role?', {}, lazy)).toBeTruthy();
+    expect(await screen.findByText('Change your own role?', {}, lazy)).toBeInTheDocument();
     expect(posts('/set_roles/')).toHaveLength(0);
   });
 });
@@ -214,7 +214,7 @@ describe('deleting a workspace', () => {
 
     fireEvent.change(screen.getByTestId('delete-confirm-input'), { target: { value: 'blue studio' } });
     fireEvent.click(screen.getByTestId('delete-confirm-submit'));
-    expect(await screen.findByText('Confirmation text is invalid', {}, lazy)).toBeTruthy();
+    expect(await screen.findByText('Confirmation text is invalid', {}, lazy)).toBeInTheDocument();
     expect(calls.filter((c) => c.method === 'DELETE')).toHaveLength(0);
 
     fireEvent.change(screen.getByTestId('delete-confirm-input'), { target: { value: 'Blue Studio' } });
@@ -222,7 +222,7 @@ describe('deleting a workspace', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/app/workspaces'), lazy);
     expect(calls.filter((c) => c.method === 'DELETE').map((c) => c.url)).toEqual(['/api/workspaces/7/']);
     expect(localStorage.getItem('current_workspace')).toBeNull();
-    expect(await screen.findByText('Workspace deleted', {}, lazy)).toBeTruthy();
+    expect(await screen.findByText('Workspace deleted', {}, lazy)).toBeInTheDocument();
   });
 
   it('says "Workspace was not deleted, server error" on a 500', async () => {
@@ -234,7 +234,7 @@ describe('deleting a workspace', () => {
     fireEvent.change(await screen.findByTestId('delete-confirm-input', {}, lazy), { target: { value: 'Blue Studio' } });
     fireEvent.click(screen.getByTestId('delete-confirm-submit'));
     await waitFor(() => expect(calls.some((c) => c.method === 'DELETE')).toBe(true), lazy);
-    expect(await screen.findByText('Workspace was not deleted, server error', {}, lazy)).toBeTruthy();
+    expect(await screen.findByText('Workspace was not deleted, server error', {}, lazy)).toBeInTheDocument();
   });
 });
 
@@ -242,10 +242,10 @@ describe('role-based hiding', () => {
   it('shows a guest no settings, invite, link, bulk or owner controls', async () => {
     serve('guest');
     renderAt('/app/workspaces/7');
-    expect(await screen.findByText('Blue Studio', { selector: 'h1' }, lazy)).toBeTruthy();
+    expect(await screen.findByText('Blue Studio', { selector: 'h1' }, lazy)).toBeInTheDocument();
     expect(screen.getByTestId('workspace-my-role').textContent).toBe('Guest');
     expect(screen.queryByTestId('workspace-settings-open')).toBeNull();
-    expect(screen.getByTestId('leave-workspace')).toBeTruthy();
+    expect(screen.getByTestId('leave-workspace')).toBeInTheDocument();
   });
 
   it('keeps the settings screen read-only for a guest', async () => {
@@ -265,7 +265,7 @@ describe('role-based hiding', () => {
     ]) {
       expect(screen.queryAllByTestId(id), id).toHaveLength(0);
     }
-    expect(screen.getByTestId('leave-workspace')).toBeTruthy();
+    expect(screen.getByTestId('leave-workspace')).toBeInTheDocument();
     expect(calls.some((c) => c.url.endsWith('/link/'))).toBe(false);
   });
 
@@ -273,9 +273,9 @@ describe('role-based hiding', () => {
     serve('admin');
     renderAt('/app/workspaces/7/settings');
     await screen.findAllByTestId('team-row', {}, lazy);
-    expect(screen.getByTestId('workspace-edit-section')).toBeTruthy();
-    expect(screen.getByTestId('invite-users-input')).toBeTruthy();
-    expect(screen.getByTestId('link-generate')).toBeTruthy();
+    expect(screen.getByTestId('workspace-edit-section')).toBeInTheDocument();
+    expect(screen.getByTestId('invite-users-input')).toBeInTheDocument();
+    expect(screen.getByTestId('link-generate')).toBeInTheDocument();
     expect(screen.getAllByTestId('team-resend')).toHaveLength(1);
     expect(screen.queryByTestId('delete-open')).toBeNull();
     expect(screen.queryByTestId('delegate-select')).toBeNull();
@@ -295,7 +295,7 @@ describe('workspace list and switching', () => {
   it('adopts recent_workspace on sign-in when none is stored', async () => {
     serve('member', ({ url }) => (url === '/api/users/me/' ? json(200, { ...me, recent_workspace: 7 }) : undefined));
     const router = renderAt('/app');
-    expect(await screen.findByText('My work', { selector: 'h1' }, lazy)).toBeTruthy();
+    expect(await screen.findByText('My work', { selector: 'h1' }, lazy)).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/app');
     await waitFor(() => expect(localStorage.getItem('current_workspace')).toBe('7'), lazy);
   });
@@ -303,6 +303,6 @@ describe('workspace list and switching', () => {
   it('says "Invalid token" for an unknown invite link', async () => {
     serve('member');
     renderAt('/i/nope');
-    expect(await screen.findByText('Invalid token', {}, lazy)).toBeTruthy();
+    expect(await screen.findByText('Invalid token', {}, lazy)).toBeInTheDocument();
   });
 });

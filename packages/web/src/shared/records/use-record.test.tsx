@@ -129,7 +129,7 @@ describe('useRecord', () => {
     serve();
     renderAt('/things/3');
     expect(screen.getByTestId('status').textContent).toBe('loading');
-    expect(screen.getByTestId('record-loading')).toBeTruthy();
+    expect(screen.getByTestId('record-loading')).toBeInTheDocument();
     expect((await screen.findByTestId('name')).textContent).toBe('Spoon');
     expect(screen.getByTestId('status').textContent).toBe('loaded');
     expect(calls.map((c) => `${c.method} ${c.url}`)).toEqual(['GET /api/things/3/']);
@@ -153,14 +153,14 @@ describe('useRecord', () => {
   it('reads an id that is not a number as no id', () => {
     serve();
     renderAt('/things/abc');
-    expect(screen.getByTestId('record-no-id')).toBeTruthy();
+    expect(screen.getByTestId('record-no-id')).toBeInTheDocument();
   });
 
   it('names the record of a failed load (404) and goes to the home route', async () => {
     serve();
     const router = renderAt('/things/8');
     await waitFor(() => expect(router.state.location.pathname).toBe('/things'));
-    expect(screen.getByTestId('home')).toBeTruthy();
+    expect(screen.getByTestId('home')).toBeInTheDocument();
     expect(toasts()).toEqual(['error: Error wile loading data: Thing 8']);
   });
 
