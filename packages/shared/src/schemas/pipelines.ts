@@ -154,3 +154,11 @@ export type TGraphSave = z.infer<typeof ZGraphSave>;
 /** The answer of a graph save: the pipeline as saved, and the ids given to new nodes. */
 export const ZGraphSaveResult = ZPipeline.extend({ id_map: z.record(z.string(), z.number().int()) });
 export type TGraphSaveResult = z.infer<typeof ZGraphSaveResult>;
+
+/** The product's review defaults for a new project (domain.md §3): both the server and the form. */
+export const ProductReviewDefaults: TReviewDefaults = {
+  review_mode: 'each_immediate',
+  skip_review_if_no_reviewers: false,
+  accept_edit_as_done: false,
+  todo_enabled: true,
+};

@@ -1,13 +1,14 @@
-import { ReviewModes, type TProject, type TReviewDefaults, type TReviewMode } from '@stageline/shared';
+import {
+  ProductReviewDefaults,
+  ReviewModes,
+  type TProject,
+  type TReviewDefaults,
+  type TReviewMode,
+} from '@stageline/shared';
 import type { ProjectRow } from './policy';
 
-/** The product's defaults for a project's review settings (domain.md §3). */
-export const productReviewDefaults: TReviewDefaults = {
-  review_mode: 'each_immediate',
-  skip_review_if_no_reviewers: false,
-  accept_edit_as_done: false,
-  todo_enabled: true,
-};
+/** The product's defaults for a project's review settings (domain.md §3), kept in shared. */
+export const productReviewDefaults: TReviewDefaults = ProductReviewDefaults;
 
 /** A stored review mode; the column's check keeps it one of `ReviewModes`. */
 export const asReviewMode = (value: string): TReviewMode => ReviewModes.find((m) => m === value) ?? 'each_immediate';

@@ -2,19 +2,21 @@ import { Alert, Button, Checkbox, Fieldset, Group, Select, Stack, Textarea, Text
 import { useForm } from '@mantine/form';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Limits, ReviewModeLabels, ReviewModes, ZProjectCreate, type TReviewDefaults } from '@stageline/shared';
+import {
+  Limits,
+  ProductReviewDefaults,
+  ReviewModeLabels,
+  ReviewModes,
+  ZProjectCreate,
+  type TReviewDefaults,
+} from '@stageline/shared';
 import { zodResolver } from '../../../shared/lib/zod-resolver';
 
 export type TProjectFormValues = { name: string; description: string } & TReviewDefaults;
 export const projectFormFields = ['name', 'description'] as const;
 
 /** What a new project's stages start with until someone chooses otherwise. */
-export const initialReviewDefaults: TReviewDefaults = {
-  review_mode: 'each_immediate',
-  skip_review_if_no_reviewers: false,
-  accept_edit_as_done: false,
-  todo_enabled: true,
-};
+export const initialReviewDefaults: TReviewDefaults = ProductReviewDefaults;
 
 const ZProjectForm = ZProjectCreate.pick({ name: true, description: true });
 
