@@ -132,5 +132,23 @@ test.describe('accounts and sign-in', () => {
       await snap(page, name);
     }
     await expect(page.getByTestId('reset-submit')).toBeVisible();
+
+    // The code step, in Russian.
+    const username = uniqueName('ru');
+    await page.goto('/register');
+    await page.getByTestId('register-username').fill(username);
+    await page.getByTestId('register-email').fill(`${username}@example.test`);
+    await page.getByTestId('register-password').fill('lilac-harbor-62-candle');
+    await page.getByTestId('register-password-confirm').fill('lilac-harbor-62-candle');
+    await page.getByTestId('register-submit').click();
+    await expect(page.getByTestId('otp-step')).toBeVisible();
+    await snap(page, 'otp-ru-dark');
+
+    // The profile, in Russian, once signed in with the e-mailed code.
+    await typeCode(page, 'otp-input', await nextCode(`${username}@example.test`));
+    await expect(page).toHaveURL(/\/app/);
+    await page.goto('/app/profile');
+    await expect(page.getByTestId('profile-2fa-status')).toBeVisible();
+    await snap(page, 'profile-ru-dark');
   });
 });
