@@ -1,9 +1,10 @@
-import { Alert, Button, Group, SegmentedControl, Stack, Text, Textarea, TextInput } from '@mantine/core';
+import { Button, Group, SegmentedControl, Stack, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Limits, ZPipelineCreate, type TLayout } from '@stageline/shared';
+import { ZPipelineCreate, type TLayout } from '@stageline/shared';
 import { zodResolver } from '../../../shared/lib/zod-resolver';
+import { NameDescriptionFields } from '../../../shared/ui/name-description-fields';
 
 export type TPipelineFormValues = { name: string; description: string; layout: TLayout };
 export const pipelineFormFields = ['name', 'description', 'layout'] as const;
@@ -41,28 +42,7 @@ export function PipelineForm({
   return (
     <form onSubmit={form.onSubmit((values) => onSubmit(values, form.setErrors))} noValidate>
       <Stack gap="sm" maw={560}>
-        {problem ? (
-          <Alert color="red" role="alert" data-testid={`${testPrefix}-error`}>
-            {problem}
-          </Alert>
-        ) : null}
-        <TextInput
-          label={t('Name')}
-          required
-          maxLength={Limits.name.max}
-          data-autofocus
-          data-testid={`${testPrefix}-name`}
-          {...form.getInputProps('name')}
-        />
-        <Textarea
-          label={t('Description')}
-          autosize
-          minRows={3}
-          maxRows={10}
-          maxLength={Limits.description.max}
-          data-testid={`${testPrefix}-description`}
-          {...form.getInputProps('description')}
-        />
+        <NameDescriptionFields form={form} testPrefix={testPrefix} problem={problem} />
         <Stack gap={4}>
           <Text size="sm" fw={500}>
             {t('Layout')}

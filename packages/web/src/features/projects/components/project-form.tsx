@@ -1,9 +1,8 @@
-import { Alert, Button, Checkbox, Fieldset, Group, Select, Stack, Textarea, TextInput } from '@mantine/core';
+import { Button, Checkbox, Fieldset, Group, Select, Stack } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
-  Limits,
   ProductReviewDefaults,
   ReviewModeLabels,
   ReviewModes,
@@ -11,6 +10,7 @@ import {
   type TReviewDefaults,
 } from '@stageline/shared';
 import { zodResolver } from '../../../shared/lib/zod-resolver';
+import { NameDescriptionFields } from '../../../shared/ui/name-description-fields';
 
 export type TProjectFormValues = { name: string; description: string } & TReviewDefaults;
 export const projectFormFields = ['name', 'description'] as const;
@@ -55,28 +55,7 @@ export function ProjectForm({
   return (
     <form onSubmit={form.onSubmit((values) => onSubmit(values, form.setErrors))} noValidate>
       <Stack gap="sm" maw={560}>
-        {problem ? (
-          <Alert color="red" role="alert" data-testid={`${testPrefix}-error`}>
-            {problem}
-          </Alert>
-        ) : null}
-        <TextInput
-          label={t('Name')}
-          required
-          maxLength={Limits.name.max}
-          data-autofocus
-          data-testid={`${testPrefix}-name`}
-          {...form.getInputProps('name')}
-        />
-        <Textarea
-          label={t('Description')}
-          autosize
-          minRows={3}
-          maxRows={10}
-          maxLength={Limits.description.max}
-          data-testid={`${testPrefix}-description`}
-          {...form.getInputProps('description')}
-        />
+        <NameDescriptionFields form={form} testPrefix={testPrefix} problem={problem} />
         <Fieldset legend={t('Review defaults for new stages')} variant="filled">
           <Stack gap="sm">
             <Select

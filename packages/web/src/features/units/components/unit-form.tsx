@@ -1,10 +1,11 @@
-import { Alert, Anchor, Button, Group, Select, Stack, Textarea, TextInput } from '@mantine/core';
+import { Anchor, Button, Group, Select, Stack } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { Limits, ZUnitCreate, type TPipelineSummary } from '@stageline/shared';
+import { ZUnitCreate, type TPipelineSummary } from '@stageline/shared';
 import { zodResolver } from '../../../shared/lib/zod-resolver';
+import { NameDescriptionFields } from '../../../shared/ui/name-description-fields';
 
 export type TUnitFormValues = { name: string; description: string; pipeline: string | null };
 export const unitFormFields = ['name', 'description', 'pipeline'] as const;
@@ -44,28 +45,7 @@ export function UnitForm({
   return (
     <form onSubmit={form.onSubmit((values) => onSubmit(values, form.setErrors))} noValidate>
       <Stack gap="sm" maw={560}>
-        {problem ? (
-          <Alert color="red" role="alert" data-testid={`${testPrefix}-error`}>
-            {problem}
-          </Alert>
-        ) : null}
-        <TextInput
-          label={t('Name')}
-          required
-          maxLength={Limits.name.max}
-          data-autofocus
-          data-testid={`${testPrefix}-name`}
-          {...form.getInputProps('name')}
-        />
-        <Textarea
-          label={t('Description')}
-          autosize
-          minRows={3}
-          maxRows={10}
-          maxLength={Limits.description.max}
-          data-testid={`${testPrefix}-description`}
-          {...form.getInputProps('description')}
-        />
+        <NameDescriptionFields form={form} testPrefix={testPrefix} problem={problem} />
         {creating ? (
           <Stack gap={4}>
             <Select
