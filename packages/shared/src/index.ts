@@ -13,3 +13,5 @@ export * from './domain/permissions';
 export * from './schemas/workspaces';
 export * from './schemas/pipelines';
 export * from './schemas/units';
+export * from './schemas/comments';
+export * from './schemas/notifications';

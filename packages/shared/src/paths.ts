@@ -20,6 +20,8 @@ export const paths = {
   userLink: (token: string) => `/p/${token}`,
   /** The development outbox: mail the server kept instead of sending it (no SMTP_URL). */
   devOutbox: () => '/dev/outbox',
+  /** A digest e-mail's unsubscribe link: sets the e-mail frequency to never. */
+  unsubscribe: (token: string) => `/unsubscribe/${token}`,
   app: {
     dashboard: () => '/app',
     workspaces: () => '/app/workspaces',

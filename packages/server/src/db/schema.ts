@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import {
   type AnyPgColumn,
+  bigint,
   boolean,
   check,
   customType,
@@ -571,4 +572,114 @@ export const taskHistory = pgTable(
     createdAt: at('created_at').notNull().defaultNow(),
   },
   (t) => [index('task_history_task_id_created_at_idx').on(t.taskId, t.createdAt, t.id)],
+);
+
+/**
+ * A Markdown comment on a unit or a task (exactly one). `workspace_id` is copied from the target so
+ * live events and permission checks need no joins. `mentions` are the member ids the text named.
+ */
+export const comments = pgTable(
+  'comments',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    workspaceId: integer('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    unitId: integer('unit_id').references(() => units.id, { onDelete: 'cascade' }),
+    taskId: integer('task_id').references(() => tasks.id, { onDelete: 'cascade' }),
+    authorId: integer('author_id').references(() => users.id, { onDelete: 'set null' }),
+    text: text('text').notNull(),
+    mentions: integer('mentions')
+      .array()
+      .notNull()
+      .default(sql`'{}'::integer[]`),
+    createdAt: at('created_at').notNull().defaultNow(),
+    editedAt: at('edited_at'),
+  },
+  (t) => [
+    index('comments_task_id_idx').on(t.taskId, t.createdAt, t.id),
+    index('comments_unit_id_idx').on(t.unitId, t.createdAt, t.id),
+    index('comments_author_id_idx').on(t.authorId),
+    check('comments_target_check', sql`(${t.unitId} is null) <> (${t.taskId} is null)`),
+    check('comments_text_check', sql`char_length(${t.text}) between 1 and ${sql.raw(String(Limits.comment.max))}`),
+  ],
+);
+
+/**
+ * One in-app notification of one user (domain.md §5). Unread while `read_at` is null; `emailed_at`
+ * is set when a digest carried it, so no digest repeats it.
+ */
+export const notifications = pgTable(
+  'notifications',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: varchar('kind', { length: 24 }).notNull(),
+    actorId: integer('actor_id').references(() => users.id, { onDelete: 'set null' }),
+    workspaceId: integer('workspace_id').references(() => workspaces.id, { onDelete: 'cascade' }),
+    unitId: integer('unit_id').references(() => units.id, { onDelete: 'cascade' }),
+    taskId: integer('task_id').references(() => tasks.id, { onDelete: 'cascade' }),
+    commentId: integer('comment_id').references(() => comments.id, { onDelete: 'cascade' }),
+    text: text('text').notNull().default(''),
+    createdAt: at('created_at').notNull().defaultNow(),
+    readAt: at('read_at'),
+    emailedAt: at('emailed_at'),
+  },
+  (t) => [
+    index('notifications_user_id_idx').on(t.userId, t.id),
+    index('notifications_unread_idx')
+      .on(t.userId, t.id)
+      .where(sql`read_at is null`),
+    index('notifications_undigested_idx')
+      .on(t.userId, t.id)
+      .where(sql`read_at is null and emailed_at is null`),
+    check(
+      'notifications_kind_check',
+      sql`${t.kind} in ('assigned', 'reviewer_added', 'review_requested', 'accepted', 'rejected', 'comment', 'mention', 'invited')`,
+    ),
+  ],
+);
+
+/**
+ * The live event log behind `GET events/` (domain.md §7): one row per change, addressed to one user
+ * or to every member of one workspace. Its id is the SSE event id a client resumes from; rows older
+ * than the retention window are pruned by a job. Written in the transaction of the change; a
+ * `pg_notify` in the same transaction tells every server process once it commits.
+ */
+export const events = pgTable(
+  'events',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    workspaceId: integer('workspace_id').references(() => workspaces.id, { onDelete: 'cascade' }),
+    type: varchar('type', { length: 24 }).notNull(),
+    payload: jsonb('payload').notNull(),
+    createdAt: at('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('events_user_id_idx').on(t.userId, t.id),
+    index('events_workspace_id_idx').on(t.workspaceId, t.id),
+    index('events_created_at_idx').on(t.createdAt),
+    check('events_audience_check', sql`${t.userId} is not null or ${t.workspaceId} is not null`),
+  ],
+);
+
+/**
+ * One e-mail digest of one user for one period. The primary key makes a second send of the same
+ * period impossible, however many server processes run the digest job at once.
+ */
+export const digestRuns = pgTable(
+  'digest_runs',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    frequency: varchar('frequency', { length: 16 }).notNull(),
+    periodStart: at('period_start').notNull(),
+    notifications: integer('notifications').notNull().default(0),
+    createdAt: at('created_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.frequency, t.periodStart] })],
 );

@@ -35,7 +35,8 @@ export const Permissions = {
   stage: { view: 'guest', update: 'member' },
   /** Reviewing is also open to a Guest who is a reviewer of the task: see `canReview`. */
   task: { view: 'guest', work: 'member', set_status: 'member', update: 'member', review: 'member' },
-  comment: { view: 'guest', create: 'guest' },
+  /** Authors edit and delete their own comments; `moderate`: delete anyone's. */
+  comment: { view: 'guest', create: 'guest', moderate: 'admin' },
 } as const satisfies Record<string, Record<string, TRole>>;
 
 export type TResource = keyof typeof Permissions;
