@@ -47,6 +47,9 @@ CREATE TABLE "notifications" (
 	CONSTRAINT "notifications_kind_check" CHECK ("notifications"."kind" in ('assigned', 'reviewer_added', 'review_requested', 'accepted', 'rejected', 'comment', 'mention', 'invited'))
 );
 --> statement-breakpoint
+-- Accounts that existed before the quickstart have no use for it.
+ALTER TABLE "users" ADD COLUMN "onboarding" varchar(16) DEFAULT 'done' NOT NULL;--> statement-breakpoint
+ALTER TABLE "users" ALTER COLUMN "onboarding" SET DEFAULT 'pending';--> statement-breakpoint
 ALTER TABLE "comments" ADD CONSTRAINT "comments_workspace_id_workspaces_id_fk" FOREIGN KEY ("workspace_id") REFERENCES "public"."workspaces"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "comments" ADD CONSTRAINT "comments_unit_id_units_id_fk" FOREIGN KEY ("unit_id") REFERENCES "public"."units"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "comments" ADD CONSTRAINT "comments_task_id_tasks_id_fk" FOREIGN KEY ("task_id") REFERENCES "public"."tasks"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
@@ -68,4 +71,5 @@ CREATE INDEX "events_workspace_id_idx" ON "events" USING btree ("workspace_id","
 CREATE INDEX "events_created_at_idx" ON "events" USING btree ("created_at");--> statement-breakpoint
 CREATE INDEX "notifications_user_id_idx" ON "notifications" USING btree ("user_id","id");--> statement-breakpoint
 CREATE INDEX "notifications_unread_idx" ON "notifications" USING btree ("user_id","id") WHERE read_at is null;--> statement-breakpoint
-CREATE INDEX "notifications_undigested_idx" ON "notifications" USING btree ("user_id","id") WHERE read_at is null and emailed_at is null;
+CREATE INDEX "notifications_undigested_idx" ON "notifications" USING btree ("user_id","id") WHERE read_at is null and emailed_at is null;--> statement-breakpoint
+ALTER TABLE "users" ADD CONSTRAINT "users_onboarding_check" CHECK ("users"."onboarding" in ('pending', 'skipped', 'done'));

@@ -56,12 +56,15 @@ export const users = pgTable(
     }),
     notifyBrowser: boolean('notify_browser').notNull().default(true),
     emailFrequency: varchar('email_frequency', { length: 16 }).notNull().default('daily'),
+    /** The quickstart (product.md §2 onboarding): offered while `pending`, resumable when `skipped`. */
+    onboarding: varchar('onboarding', { length: 16 }).notNull().default('pending'),
     ...timestamps,
   },
   (t) => [
     uniqueIndex('users_username_lower_key').on(sql`lower(${t.username})`),
     uniqueIndex('users_email_lower_key').on(sql`lower(${t.email})`),
     index('users_created_at_idx').on(t.createdAt),
+    check('users_onboarding_check', sql`${t.onboarding} in ('pending', 'skipped', 'done')`),
   ],
 );
 
