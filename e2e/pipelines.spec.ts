@@ -18,8 +18,11 @@ async function wrapper(page: Page, inner: Locator): Promise<Locator> {
   return page.locator(`.react-flow__node[data-id="${id}"]`);
 }
 
-/** Hovers an edge at a point of its line that nothing covers (its middle holds the delete button). */
-async function hoverEdge(page: Page, edge: Locator) {
+/**
+ * A point of an edge's line that nothing covers (its middle holds the delete button). A smooth-step
+ * edge's bounding box centre is usually off the line, so Playwright's own click on the edge misses.
+ */
+async function edgePoint(edge: Locator): Promise<{ x: number; y: number }> {
   const point = await edge.evaluate((group: Element) => {
     const path = group.querySelector<SVGPathElement>('path.react-flow__edge-path')!;
     const matrix = path.getScreenCTM()!;
@@ -32,7 +35,19 @@ async function hoverEdge(page: Page, edge: Locator) {
     return null;
   });
   if (!point) throw new Error('every point of the edge is covered');
+  return point;
+}
+
+/** Hovers an edge on its line. */
+async function hoverEdge(page: Page, edge: Locator) {
+  const point = await edgePoint(edge);
   await page.mouse.move(point.x, point.y);
+}
+
+/** Selects an edge by clicking its line (React Flow's wide interaction path catches the click). */
+async function clickEdge(page: Page, edge: Locator) {
+  const point = await edgePoint(edge);
+  await page.mouse.click(point.x, point.y);
 }
 
 /** Drags a connection from the output handle of `from` to the input handle of `to`. */
@@ -98,6 +113,19 @@ test('build a pipeline with the mouse, save, reload, and restore unsaved work', 
   await expect(edges(page)).toHaveCount(3);
   await page.getByTestId('flow-redo').click();
   await expect(edges(page)).toHaveCount(2);
+  await page.keyboard.press('Control+z');
+  await expect(edges(page)).toHaveCount(3);
+
+  // Remove a connection by selecting it and pressing Delete; Ctrl+Z brings it back.
+  await page.locator('.react-flow__pane').click({ position: { x: 30, y: 400 } });
+  const middle = edges(page).nth(1);
+  const middleId = await middle.getAttribute('data-id');
+  await clickEdge(page, middle);
+  await expect(page.locator(`.react-flow__edge[data-id="${middleId}"]`)).toHaveClass(/selected/);
+  await page.keyboard.press('Delete');
+  await expect(edges(page)).toHaveCount(2);
+  await expect(page.locator(`.react-flow__edge[data-id="${middleId}"]`)).toHaveCount(0);
+  await expect(stages(page)).toHaveCount(2);
   await page.keyboard.press('Control+z');
   await expect(edges(page)).toHaveCount(3);
 

@@ -1,23 +1,7 @@
-import type { APIRequestContext, Browser, Page } from '@playwright/test';
-import { registerUser, signInAs, type TestUser } from './support/accounts';
+import type { Page } from '@playwright/test';
+import { registerUser } from './support/accounts';
+import { call, openAs as open } from './support/api';
 import { expect, snap, test } from './support/fixtures';
-
-async function call<T>(request: APIRequestContext, user: TestUser, method: string, path: string, data?: unknown) {
-  const response = await request.fetch(`/api/${path}`, {
-    method,
-    data,
-    headers: { Authorization: `Bearer ${user.access}` },
-  });
-  if (!response.ok()) throw new Error(`${method} ${path}: ${response.status()} ${await response.text()}`);
-  return (await response.json()) as T;
-}
-
-async function open(browser: Browser, baseURL: string | undefined, user: TestUser, workspaceId: number) {
-  const page = await (await browser.newContext({ baseURL })).newPage();
-  await signInAs(page, user);
-  await page.evaluate((id) => localStorage.setItem('current_workspace', String(id)), workspaceId);
-  return page;
-}
 
 const status = (page: Page) => page.getByTestId('task-status');
 
@@ -150,6 +134,7 @@ test('batch units, work a task through review by two reviewers, send a task back
   await snap(a, 'reject-dialog-en-light');
   await a.getByTestId('reject-confirm').click();
   await expect(status(a)).not.toHaveAttribute('data-status', 'review');
+  await expect(a.getByTestId('task-round-outcome')).toHaveText('Round 1 closed: sent back to Model');
   const model = await call<{ status: string }>(request, lead, 'GET', `tasks/${taskAt(stageIds.model)}/`);
   const rig = await call<{ status: string }>(request, lead, 'GET', `tasks/${taskAt(stageIds.rig)}/`);
   expect(model.status).toBe('edit');

@@ -20,8 +20,12 @@ import {
   type AuthContext,
   type AuthLimits,
 } from './features/auth';
+import { digestsRoutes } from './features/digests';
+import { commentsRoutes } from './features/comments';
+import { eventsRoutes } from './features/events';
 import { createMailer } from './features/mail/mailer';
 import { devOutboxRoutes } from './features/mail/routes';
+import { notificationsRoutes } from './features/notifications';
 import { oauthRoutes } from './features/oauth/routes';
 import { pipelinesRoutes } from './features/pipelines';
 import { projectsRoutes } from './features/projects';
@@ -36,6 +40,7 @@ import { i18nPlugin } from './http/i18n';
 import { registerMaintenanceGate } from './http/maintenance';
 import { registerSecurityHeaders } from './http/security';
 import { registerWebApp } from './http/web-app';
+import { appJobs, createScheduler } from './jobs';
 import { version } from './version';
 
 export type AppOptions = {
@@ -48,13 +53,23 @@ export type AppOptions = {
   authLimits?: Partial<AuthLimits>;
   /** Called for every route as it is registered (the permission-matrix test lists them this way). */
   onRoute?: (route: RouteOptions) => void;
+  /** Runs the job scheduler (digests, pruning): `main.ts` does; tests only when they ask. */
+  jobs?: boolean;
 };
 
 /**
  * Assembles the server: plugins, the error handling, every feature's routes under `/api/`, the
  * OpenAPI document and, when built, the web app. It does not listen; `main.ts` and tests do.
  */
-export async function buildApp({ config, database, webDistDir, logger = false, authLimits, onRoute }: AppOptions) {
+export async function buildApp({
+  config,
+  database,
+  webDistDir,
+  logger = false,
+  authLimits,
+  onRoute,
+  jobs = false,
+}: AppOptions) {
   const app = Fastify({
     ...(logger && typeof logger === 'object' && 'child' in logger ? { loggerInstance: logger } : { logger }),
     trustProxy: config.trustProxy,
@@ -118,13 +133,25 @@ export async function buildApp({ config, database, webDistDir, logger = false, a
       await api.register(pipelinesRoutes, { db: database.db });
       await api.register(unitsRoutes, { db: database.db });
       await api.register(tasksRoutes, { db: database.db });
+      await api.register(commentsRoutes, { db: database.db });
+      await api.register(notificationsRoutes, { db: database.db });
+      await api.register(eventsRoutes, { database });
       await api.register(oauthRoutes, { ctx });
+      await api.register(digestsRoutes, { db: database.db, keys });
       if (mailer.devOutbox) await api.register(devOutboxRoutes, { db: database.db });
     },
     { prefix: '/api' },
   );
 
-  await registerWebApp(app, webDistDir);
+  await registerWebApp(app, webDistDir, { maintenance: config.maintenance });
+
+  if (jobs) {
+    const scheduler = createScheduler({ database, jobs: appJobs(ctx), log: app.log });
+    // preClose: the workers stop (and running jobs finish) before the mailer and database close.
+    app.addHook('preClose', async () => scheduler.stop());
+    // A scheduler that cannot start is logged, never fatal: the app serves requests without it.
+    await scheduler.start().catch((error: unknown) => app.log.error({ err: error }, 'job scheduler failed to start'));
+  }
   return app;
 }
 

@@ -30,7 +30,7 @@ async function main(): Promise<void> {
     { version, database: database.kind, dataDir: config.databaseUrl ? undefined : config.dataDir },
     'database ready',
   );
-  const app = await buildApp({ config, database, webDistDir, logger });
+  const app = await buildApp({ config, database, webDistDir, logger, jobs: true });
 
   closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
     if (err) logger.error({ err }, 'shutting down after an error');

@@ -32,9 +32,13 @@ type Fixture = {
    * (round 1 open) with every role of the workspace as its own reviewers. */
   unit: number;
   tasks: { todo: number; inProgress: number; review: number };
+  /** A comment of the member on the review task, and a notification of the member. */
+  comment: number;
+  notification: number;
 };
 type Call = { url: string; payload?: object };
-type Entry = { expect: Row; call: (f: Fixture) => Call };
+/** `stream`: the answer never ends (server-sent events): only its status is read. */
+type Entry = { expect: Row; call: (f: Fixture) => Call; stream?: boolean };
 
 const fresh = () => randomBytes(6).toString('hex');
 /** Same call whoever makes it. */
@@ -81,6 +85,11 @@ const table: Record<string, Entry> = {
   'POST /api/otp/send/': { expect: publicAll(400), call: at('/api/otp/send/', { ephemeral_token: 'bad' }) },
   'POST /api/token/refresh/': { expect: publicAll(401), call: at('/api/token/refresh/', { refresh: 'bad' }) },
   'POST /api/users/logout/': { expect: publicAll(204), call: at('/api/users/logout/', { refresh: 'bad' }) },
+  // A digest's unsubscribe link: no sign-in (the token is the proof); a bad token is 400 for anyone.
+  'POST /api/users/unsubscribe/': {
+    expect: publicAll(400),
+    call: at('/api/users/unsubscribe/', { token: 'not-a-real-token' }),
+  },
   'POST /api/users/password_reset/': {
     expect: publicAll(200),
     call: at('/api/users/password_reset/', { email: 'nobody@example.com' }),
@@ -311,6 +320,36 @@ const table: Record<string, Entry> = {
     expect: [401, 404, 200, 200, 200, 200],
     call: (f) => ({ url: `/api/tasks/${f.tasks.review}/reject/`, payload: { comment: 'Again' } }),
   },
+  // Comments: every member reads and writes; the author edits; the author or an Admin deletes.
+  'POST /api/comments/': {
+    expect: [401, 404, 201, 201, 201, 201],
+    call: (f) => ({ url: '/api/comments/', payload: { task: f.tasks.review, text: 'Matrix @owner' } }),
+  },
+  'GET /api/comments/': {
+    expect: [401, 404, 200, 200, 200, 200],
+    call: (f) => ({ url: `/api/comments/?unit=${f.unit}` }),
+  },
+  'PATCH /api/comments/:id/': {
+    expect: [401, 404, 403, 200, 403, 403],
+    call: (f) => ({ url: `/api/comments/${f.comment}/`, payload: { text: 'Edited' } }),
+  },
+  'DELETE /api/comments/:id/': {
+    expect: [401, 404, 403, 204, 204, 204],
+    call: (f) => ({ url: `/api/comments/${f.comment}/` }),
+  },
+  // Notifications: the caller's own only (another's is 404, whatever the role).
+  'GET /api/notifications/': { expect: signedIn(200), call: at('/api/notifications/?read=false') },
+  'POST /api/notifications/read_all/': { expect: signedIn(204), call: at('/api/notifications/read_all/') },
+  'POST /api/notifications/:id/read/': {
+    expect: [401, 404, 404, 204, 404, 404],
+    call: (f) => ({ url: `/api/notifications/${f.notification}/read/` }),
+  },
+  'POST /api/notifications/:id/unread/': {
+    expect: [401, 404, 404, 204, 404, 404],
+    call: (f) => ({ url: `/api/notifications/${f.notification}/unread/` }),
+  },
+  // The live stream: any signed-in user gets their own events.
+  'GET /api/events/': { expect: signedIn(200), call: at('/api/events/'), stream: true },
   'POST /api/stages/bulk_update/': {
     expect: [401, 404, 403, 200, 200, 200],
     call: (f) => ({
@@ -417,6 +456,14 @@ describe('permission matrix', () => {
     await db
       .insert(schema.taskReviewers)
       .values([users.guest, users.member, users.admin, users.owner].map((u) => ({ taskId: review!.id, userId: u.id })));
+    const [comment] = await db
+      .insert(schema.comments)
+      .values({ workspaceId: workspace.id, taskId: review!.id, authorId: users.member.id, text: 'Matrix' })
+      .returning({ id: schema.comments.id });
+    const [notification] = await db
+      .insert(schema.notifications)
+      .values({ userId: users.member.id, kind: 'comment', workspaceId: workspace.id, commentId: comment!.id })
+      .returning({ id: schema.notifications.id });
     return {
       workspace: workspace.id,
       caller: byCaller[caller],
@@ -427,6 +474,8 @@ describe('permission matrix', () => {
       pipeline: { ...pipeline, stage },
       unit: units[0]!.id,
       tasks: { todo: todo!.id, inProgress: inProgress!.id, review: review!.id },
+      comment: comment!.id,
+      notification: notification!.id,
     };
   }
 
@@ -441,7 +490,15 @@ describe('permission matrix', () => {
     const f = await fixture(caller);
     const method = route.split(' ')[0] as 'GET' | 'HEAD' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
     const { url, payload } = entry.call(f);
-    const response = await t.app.inject({ method, url, payload, headers: f.caller?.headers ?? {} });
-    expect(response.statusCode, `${route} as ${caller}: ${response.body.slice(0, 300)}`).toBe(status);
+    const response = await t.app.inject({
+      method,
+      url,
+      payload,
+      headers: f.caller?.headers ?? {},
+      ...(entry.stream ? { payloadAsStream: true } : {}),
+    });
+    if (entry.stream) response.stream().destroy();
+    const body = entry.stream ? '(a stream)' : response.body.slice(0, 300);
+    expect(response.statusCode, `${route} as ${caller}: ${body}`).toBe(status);
   });
 });

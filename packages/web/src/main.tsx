@@ -12,7 +12,22 @@ import { initI18n } from './shared/i18n';
 initI18n();
 const router = createBrowserRouter(routes);
 
-void boot().finally(() => {
+/**
+ * Over the prerendered landing page, the first render waits for the route's code: the static
+ * markup stays on screen instead of giving way to the loading overlay.
+ */
+function routeReady(): Promise<void> {
+  if (!document.documentElement.hasAttribute('data-prerendered') || router.state.initialized) return Promise.resolve();
+  return new Promise((resolve) => {
+    const stop = router.subscribe((state) => {
+      if (!state.initialized) return;
+      stop();
+      resolve();
+    });
+  });
+}
+
+void Promise.all([boot(), routeReady()]).finally(() => {
   createRoot(document.getElementById('root')!).render(
     <StrictMode>
       <Providers>

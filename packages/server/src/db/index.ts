@@ -17,9 +17,25 @@ export { schema };
 /** The Drizzle handle every service uses; it does not say whether PGlite or PostgreSQL is behind it. */
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 
+/** What `listen` tells its caller besides payloads. */
+export type ListenOptions = {
+  /**
+   * Called after the dedicated connection was lost and is listening again (PostgreSQL only):
+   * notifications sent in between are lost, so the caller catches up from the table.
+   */
+  onReconnect?: () => void;
+};
+
 export type Database = {
   kind: 'pglite' | 'postgres';
   db: Db;
+  /**
+   * LISTENs on `channel` and calls `onPayload` with each NOTIFY's payload (delivered only after the
+   * notifying transaction commits). Resolves once listening, so a NOTIFY sent after it is never
+   * missed; the answer stops listening. PostgreSQL uses a dedicated connection outside the pool that
+   * reconnects after errors; PGlite its own `listen`.
+   */
+  listen(channel: string, onPayload: (payload: string) => void, options?: ListenOptions): Promise<() => Promise<void>>;
   /** Throws when the database does not answer. */
   ping(): Promise<void>;
   /** Closes connections (and releases the data directory lock); safe to call twice. */
@@ -75,17 +91,99 @@ function openPostgres(databaseUrl: string, poolSize = 10): Database {
   pool.on('error', () => undefined);
   const db = drizzlePg({ client: pool, schema }) as unknown as Db;
   let closed = false;
+  const listeners = new Set<() => Promise<void>>();
   return {
     kind: 'postgres',
     db,
     ping: async () => {
       await db.execute(sql`select 1`);
     },
+    listen: async (channel, onPayload, options) => {
+      const stop = await listenPostgres(databaseUrl, channel, onPayload, options);
+      const remove = async () => {
+        listeners.delete(remove);
+        await stop();
+      };
+      listeners.add(remove);
+      return remove;
+    },
     close: async () => {
       if (closed) return;
       closed = true;
+      await Promise.all([...listeners].map((stop) => stop()));
       await pool.end();
     },
+  };
+}
+
+const quoteChannel = (channel: string) => {
+  if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`Unexpected channel name ${channel}`);
+  return `"${channel}"`;
+};
+
+/**
+ * LISTEN on a dedicated connection (a pooled one would be handed to queries and lose it). When the
+ * connection fails it is replaced, with a growing delay (up to 5 s), and `onReconnect` says so.
+ */
+async function listenPostgres(
+  databaseUrl: string,
+  channel: string,
+  onPayload: (payload: string) => void,
+  options: ListenOptions = {},
+): Promise<() => Promise<void>> {
+  let stopped = false;
+  let client: pg.Client | undefined;
+  let retry: NodeJS.Timeout | undefined;
+  let attempt = 0;
+
+  const connect = async (): Promise<void> => {
+    const next = new pg.Client({ connectionString: databaseUrl });
+    next.on('notification', (message) => {
+      if (message.channel === channel) onPayload(message.payload ?? '');
+    });
+    const lost = () => {
+      if (client !== next || stopped) return;
+      client = undefined;
+      next.end().catch(() => undefined);
+      schedule();
+    };
+    next.on('error', lost);
+    next.on('end', lost);
+    client = next;
+    try {
+      await next.connect();
+      await next.query(`LISTEN ${quoteChannel(channel)}`);
+    } catch (error) {
+      client = undefined;
+      await next.end().catch(() => undefined);
+      throw error;
+    }
+  };
+
+  const schedule = () => {
+    if (stopped || retry) return;
+    const delay = Math.min(5000, 100 * 2 ** attempt);
+    attempt += 1;
+    retry = setTimeout(() => {
+      retry = undefined;
+      connect().then(
+        () => {
+          attempt = 0;
+          options.onReconnect?.();
+        },
+        () => schedule(),
+      );
+    }, delay);
+    retry.unref();
+  };
+
+  await connect();
+  return async () => {
+    stopped = true;
+    if (retry) clearTimeout(retry);
+    const current = client;
+    client = undefined;
+    await current?.end().catch(() => undefined);
   };
 }
 
@@ -117,6 +215,13 @@ async function openPglite(options: { dataDir: string } | { pglite: PGlite }): Pr
     db,
     ping: async () => {
       await client.query('select 1');
+    },
+    listen: async (channel, onPayload) => {
+      // Awaited before anything NOTIFYs, or the notification is missed (STACK.md).
+      const unlisten = await client.listen(channel, onPayload);
+      return async () => {
+        if (!client.closed) await unlisten();
+      };
     },
     close: async () => {
       if (closed) return;

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
+import { Languages } from '@stageline/shared';
 import { sendApiNotFound } from './errors';
 
 const immutable = 'public, max-age=31536000, immutable';
@@ -10,10 +11,27 @@ const immutable = 'public, max-age=31536000, immutable';
  * Serves the built web app: hashed files under `/assets/` cached for a year, everything else
  * revalidated, and any other GET that is not an API call answered with `index.html` so client-side
  * routes survive a reload (SPA fallback). Without a build, every unknown path is a JSON 404.
+ * `/` is the landing page prerendered in the request's language (`landing/{language}.html`, built
+ * by the web app's Vite config), which paints before the app's script runs; in maintenance mode it
+ * is the plain `index.html`, whose app shows the maintenance text.
  */
-export async function registerWebApp(app: FastifyInstance, distDir: string | undefined): Promise<void> {
+export async function registerWebApp(
+  app: FastifyInstance,
+  distDir: string | undefined,
+  { maintenance = false }: { maintenance?: boolean } = {},
+): Promise<void> {
   const served = distDir && existsSync(path.join(distDir, 'index.html'));
   if (served) {
+    const prerendered = new Set(
+      Languages.filter((language) => existsSync(path.join(distDir, 'landing', `${language}.html`))),
+    );
+    app.get('/', { schema: { hide: true } }, (request, reply) => {
+      const landing = !maintenance && prerendered.has(request.language);
+      return reply
+        .header('cache-control', 'no-cache')
+        .header('vary', 'Accept-Language')
+        .sendFile(landing ? `landing/${request.language}.html` : 'index.html');
+    });
     await app.register(fastifyStatic, {
       root: distDir,
       prefix: '/',

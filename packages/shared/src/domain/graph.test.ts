@@ -4,6 +4,7 @@ import {
   connectOrphans,
   findCycle,
   findOrphans,
+  flowOrder,
   stagePredecessors,
   topologicalOrder,
   validateGraph,
@@ -105,6 +106,45 @@ describe('stagePredecessors and topologicalOrder', () => {
   });
 });
 
+describe('flowOrder', () => {
+  it('puts stages by depth from the start, not by id, and leaves out start and end', () => {
+    // Ids in creation order: the last stage drawn comes first in the flow.
+    const nodes = [root, stage('comp'), stage('anim'), stage('model'), end];
+    const edges = [edge('root', 'model'), edge('model', 'anim'), edge('anim', 'comp'), edge('comp', 'end')];
+    expect(flowOrder(nodes, edges)).toEqual(['model', 'anim', 'comp']);
+  });
+
+  it('breaks ties by input order, and a stage waits for its longest chain', () => {
+    const nodes = [root, stage('b'), stage('a'), stage('c'), stage('d'), end];
+    // a → c → d and b → d: d is at depth 2 (after c), a and b share depth 0 in input order.
+    const edges = [
+      edge('root', 'a'),
+      edge('root', 'b'),
+      edge('a', 'c'),
+      edge('c', 'd'),
+      edge('b', 'd'),
+      edge('d', 'end'),
+    ];
+    expect(flowOrder(nodes, edges)).toEqual(['b', 'a', 'c', 'd']);
+  });
+
+  it('counts a stage with no input as fed by the start', () => {
+    const nodes = [root, stage('x'), stage('orphan'), end];
+    expect(flowOrder(nodes, [edge('root', 'x'), edge('x', 'end')])).toEqual(['x', 'orphan']);
+    expect(flowOrder(nodes, [edge('x', 'orphan')])).toEqual(['x', 'orphan']);
+  });
+
+  it('is stable: the same graph in the same input order always gives the same order', () => {
+    const nodes = [root, ...Array.from({ length: 6 }, (_, i) => stage(`s${i}`)), end];
+    expect(flowOrder(nodes, [])).toEqual(['s0', 's1', 's2', 's3', 's4', 's5']);
+  });
+
+  it('puts stages on a cycle last, in input order, without looping', () => {
+    const nodes = [root, stage('p'), stage('q'), stage('r'), end];
+    expect(flowOrder(nodes, [edge('p', 'q'), edge('q', 'p'), edge('root', 'r')])).toEqual(['r', 'p', 'q']);
+  });
+});
+
 describe('properties', () => {
   /** Random graphs on n stages with arbitrary edges between them. */
   const arbitraryGraph = fc.integer({ min: 1, max: 25 }).chain((n) =>
@@ -113,6 +153,17 @@ describe('properties', () => {
       edges: pairs.map(([a, b]) => edge(`s${a}`, `s${b}`)),
     })),
   );
+
+  it('flowOrder lists every stage once, each after all its predecessors', () => {
+    fc.assert(
+      fc.property(arbitraryGraph, ({ nodes, edges }) => {
+        const acyclic = edges.filter((e) => Number(e.source.slice(1)) < Number(e.target.slice(1)));
+        const order = flowOrder(nodes, acyclic);
+        expect([...order].sort()).toEqual(nodes.map((n) => n.id).sort());
+        for (const e of acyclic) expect(order.indexOf(e.source)).toBeLessThan(order.indexOf(e.target));
+      }),
+    );
+  });
 
   it('findCycle answers null exactly when a topological order covers every node', () => {
     fc.assert(

@@ -214,6 +214,32 @@ export function stagePredecessors<Id extends string | number>(
   return edges.filter((e) => e.target === stageId && kind.get(e.source) === 'stage').map((e) => e.source);
 }
 
+/**
+ * The stages (no start, no end) in flow order, as columns of the unit matrix and rows of the unit
+ * screen show them: by depth (the longest chain of stages leading to a stage; a stage fed only by
+ * the start, or by nothing, is at depth 0), ties kept in the order `nodes` come in (the server
+ * sends them by id), so server and web agree and adding a stage never reshuffles the others.
+ * Every stage comes after all its predecessors. Stages on a cycle (never saved, but tolerated)
+ * come last, in input order.
+ */
+export function flowOrder<Id extends string | number>(
+  nodes: readonly TGraphNode<Id>[],
+  edges: readonly TGraphEdge<Id>[],
+): Id[] {
+  const index = new Map(nodes.map((n, i) => [n.id, i]));
+  const isStage = new Set(nodes.filter((n) => n.kind === 'stage').map((n) => n.id));
+  const stageEdges = edges.filter((e) => isStage.has(e.source) && isStage.has(e.target));
+  const stageNodes = nodes.filter((n) => isStage.has(n.id));
+  const depth = new Map<Id, number>();
+  const incoming = new Map<Id, Id[]>();
+  for (const e of stageEdges) incoming.set(e.target, [...(incoming.get(e.target) ?? []), e.source]);
+  for (const id of topologicalOrder(stageNodes, stageEdges)) {
+    depth.set(id, Math.max(-1, ...(incoming.get(id) ?? []).map((p) => depth.get(p) ?? -1)) + 1);
+  }
+  const key = (id: Id) => depth.get(id) ?? Number.POSITIVE_INFINITY;
+  return stageNodes.map((n) => n.id).sort((a, b) => key(a) - key(b) || (index.get(a) ?? 0) - (index.get(b) ?? 0));
+}
+
 /** Stages in an order where every stage comes after all its predecessors (Kahn's algorithm). */
 export function topologicalOrder<Id extends string | number>(
   nodes: readonly TGraphNode<Id>[],

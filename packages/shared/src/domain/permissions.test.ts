@@ -33,6 +33,7 @@ const expected: Record<string, TRole[]> = {
   'task.review': ['member', 'admin', 'owner'],
   'comment.view': ['guest', 'member', 'admin', 'owner'],
   'comment.create': ['guest', 'member', 'admin', 'owner'],
+  'comment.moderate': ['admin', 'owner'],
 };
 
 describe('the permission table', () => {

@@ -22,6 +22,9 @@ export const ZCode = z
 export const ZPersonName = z.string().trim().max(Limits.personName.max);
 export const ZLanguage = z.enum(Languages);
 export const ZEmailFrequency = z.enum(['hourly', 'daily', 'weekly', 'never']);
+/** The quickstart (product.md §2 onboarding): offered while pending, resumable when skipped, gone once done. */
+export const ZOnboarding = z.enum(['pending', 'skipped', 'done']);
+export type TOnboarding = z.infer<typeof ZOnboarding>;
 export type TEmailFrequency = z.infer<typeof ZEmailFrequency>;
 
 export const ZTokens = z.object({ access: z.string(), refresh: z.string() });
@@ -80,6 +83,7 @@ export const ZMe = z.object({
   oauth_accounts: z.array(z.object({ provider: z.string(), email: z.string().nullable() })),
   notify_browser: z.boolean(),
   email_frequency: ZEmailFrequency,
+  onboarding: ZOnboarding,
 });
 export type TMe = z.infer<typeof ZMe>;
 
@@ -93,6 +97,7 @@ export const ZUserPatch = z
     recent_workspace: z.number().int().positive().nullable(),
     notify_browser: z.boolean(),
     email_frequency: ZEmailFrequency,
+    onboarding: ZOnboarding,
   })
   .partial();
 export type TUserPatch = z.infer<typeof ZUserPatch>;

@@ -150,6 +150,8 @@ export const ZTask = z.object({
       /** The latest round stays here after it closes, with how it closed. */
       closed: z.boolean(),
       outcome: z.enum(['done', 'edit', 'returned', 'overridden']).nullable(),
+      /** The predecessor stages this round's rejections sent back for revision (outcome `returned`). */
+      return_to: z.array(z.number().int()).optional(),
     })
     .nullable(),
   /** The tasks of the predecessor stages (same unit): the reject dialog's choices. */
@@ -174,7 +176,10 @@ export const ZTaskPatch = z
   })
   .partial();
 
-/** GET tasks/?assignee=me&reviewer=me&pipeline=&unit=&status=&overdue=&ready= (paginated). */
+/**
+ * GET tasks/?assignee=me&reviewer=me&pipeline=&unit=&status=&overdue=&ready=&awaiting=&workable=
+ * (paginated).
+ */
 export const ZTaskListQuery = z.object({
   assignee: z.union([z.literal('me'), z.coerce.number().int().positive()]).optional(),
   reviewer: z.union([z.literal('me'), z.coerce.number().int().positive()]).optional(),
@@ -184,6 +189,13 @@ export const ZTaskListQuery = z.object({
   status: ZTaskStatus.optional(),
   overdue: z.enum(['true', 'false']).optional(),
   ready: z.enum(['true', 'false']).optional(),
+  /**
+   * Only tasks awaiting the reviewer's reaction: in review, with an open round that the reviewer
+   * (the `reviewer` filter, else the caller) has not accepted or rejected yet.
+   */
+  awaiting: z.enum(['true']).optional(),
+  /** Only tasks the assignee can act on: To do, Work in progress or Edit (not in review, not done). */
+  workable: z.enum(['true']).optional(),
   offset: z.coerce.number().int().min(0).default(0),
   limit: z.coerce.number().int().min(1).max(Limits.pageSize.max).default(Limits.pageSize.default),
 });

@@ -1,4 +1,4 @@
-import { createTheme, localStorageColorSchemeManager, MantineProvider } from '@mantine/core';
+import { localStorageColorSchemeManager, MantineProvider } from '@mantine/core';
 import { DatesProvider } from '@mantine/dates';
 import { Notifications } from '@mantine/notifications';
 import { QueryClientProvider } from '@tanstack/react-query';
@@ -8,12 +8,7 @@ import { ClientConstants, resolveLanguage, StorageKeys } from '@stageline/shared
 import { weekStart } from '@stageline/shared/dates';
 import { queryClient } from '../shared/api/query-client';
 import { i18n } from '../shared/i18n';
-
-const theme = createTheme({
-  primaryColor: 'blue',
-  defaultRadius: 'md',
-  fontFamily: 'Inter, system-ui, -apple-system, "Segoe UI", Roboto, sans-serif',
-});
+import { theme } from './theme';
 
 const colorSchemeManager = localStorageColorSchemeManager({ key: StorageKeys.theme });
 

@@ -74,6 +74,7 @@ describe('register → code → otp/check', () => {
       oauth_accounts: [],
       notify_browser: true,
       email_frequency: 'daily',
+      onboarding: 'pending',
     });
     // The sign-up token cannot be used again once the e-mail is verified.
     const again = await post('/api/otp/check/', { code, ephemeral_token });

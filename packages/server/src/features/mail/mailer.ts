@@ -5,13 +5,18 @@ import type { Config } from '../../config';
 import { schema, type Db } from '../../db';
 import type { MailContent } from './templates';
 
-export type OutgoingMail = MailContent & { to: string };
+/** `headers` are extra SMTP headers (a digest's `List-Unsubscribe`); the outbox does not keep them. */
+export type OutgoingMail = MailContent & { to: string; headers?: Record<string, string> };
 
 /** Sends mail: every mail is kept in `mail_outbox`; with SMTP it is also delivered, in the background. */
 export type Mailer = {
   /** Whether mail only lands in the dev outbox (no `SMTP_URL`). */
   readonly devOutbox: boolean;
-  send(mail: OutgoingMail): Promise<void>;
+  /**
+   * Keeps the mail in the outbox and delivers it in the background; with `wait`, resolves once the
+   * SMTP server accepted it and throws when it refused (jobs that must know, such as digests).
+   */
+  send(mail: OutgoingMail, options?: { wait?: boolean }): Promise<void>;
   /** Waits for deliveries in flight and closes the SMTP connection. */
   close(): Promise<void>;
 };
@@ -25,7 +30,7 @@ export function createMailer({ config, db, log }: { config: Config; db: Db; log:
   const transport: Transporter | undefined = config.smtpUrl ? nodemailer.createTransport(config.smtpUrl) : undefined;
   const pending = new Set<Promise<void>>();
 
-  async function deliver(id: number, mail: OutgoingMail, smtp: Transporter): Promise<void> {
+  async function deliver(id: number, mail: OutgoingMail, smtp: Transporter, rethrow: boolean): Promise<void> {
     try {
       await smtp.sendMail({
         from: config.mailFrom,
@@ -33,6 +38,7 @@ export function createMailer({ config, db, log }: { config: Config; db: Db; log:
         subject: mail.subject,
         text: mail.text,
         html: mail.html,
+        headers: mail.headers,
       });
       await db.update(schema.mailOutbox).set({ sentAt: new Date() }).where(eq(schema.mailOutbox.id, id));
     } catch (error) {
@@ -42,12 +48,13 @@ export function createMailer({ config, db, log }: { config: Config; db: Db; log:
         .set({ error: error instanceof Error ? error.message : String(error) })
         .where(eq(schema.mailOutbox.id, id))
         .catch(() => undefined);
+      if (rethrow) throw error;
     }
   }
 
   return {
     devOutbox: !transport,
-    async send(mail) {
+    async send(mail, options) {
       const [row] = await db
         .insert(schema.mailOutbox)
         .values({ to: mail.to, subject: mail.subject, text: mail.text, html: mail.html })
@@ -59,9 +66,10 @@ export function createMailer({ config, db, log }: { config: Config; db: Db; log:
         );
         return;
       }
-      const delivery = deliver(row!.id, mail, transport);
+      const delivery = deliver(row!.id, mail, transport, Boolean(options?.wait));
       pending.add(delivery);
-      void delivery.finally(() => pending.delete(delivery));
+      void delivery.catch(() => undefined).finally(() => pending.delete(delivery));
+      if (options?.wait) await delivery;
     },
     async close() {
       await Promise.allSettled([...pending]);

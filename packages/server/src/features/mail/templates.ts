@@ -21,7 +21,17 @@ function roleName(t: TFunction, role: TAssignableRole): string {
   return names[role];
 }
 
-type Block = { text: string } | { code: string } | { link: string; label: string } | { note: string };
+/**
+ * The pieces of a mail's body. `item` is one line of a list (a digest's notification) linking to
+ * `href`, with an optional quoted `quote`; `footer` is a small line with a link (unsubscribe).
+ */
+export type Block =
+  | { text: string }
+  | { code: string }
+  | { link: string; label: string }
+  | { note: string }
+  | { item: string; href: string; quote?: string }
+  | { footer: string; href: string; label: string };
 
 function codeMail(t: TFunction, purpose: CodeMailPurpose, code: string): { subject: string; blocks: Block[] } {
   const minutes = Limits.code.ttlMinutes;
@@ -120,6 +130,9 @@ function toText(greeting: string, blocks: Block[], signature: string): string {
   const lines = blocks.map((block) => {
     if ('code' in block) return block.code;
     if ('link' in block) return block.link;
+    if ('item' in block)
+      return [`• ${block.item}`, ...(block.quote ? [`  “${block.quote}”`] : []), `  ${block.href}`].join('\n');
+    if ('footer' in block) return `${block.footer} ${block.label}: ${block.href}`;
     return 'note' in block ? block.note : block.text;
   });
   return [greeting, '', ...lines.flatMap((line) => [line, '']), signature].join('\n');
@@ -140,6 +153,21 @@ function toHtml(language: TLanguage, greeting: string, blocks: Block[], signatur
         );
       }
       if ('note' in block) return `<p style="font-size:12px;color:#777">${escapeHtml(block.note)}</p>`;
+      if ('item' in block) {
+        const quote = block.quote
+          ? `<br><span style="color:#555;font-style:italic">“${escapeHtml(block.quote)}”</span>`
+          : '';
+        return (
+          `<p style="margin:8px 0;padding-left:10px;border-left:3px solid #228be6">` +
+          `<a href="${escapeHtml(block.href)}" style="color:#1c7ed6;text-decoration:none">${escapeHtml(block.item)}</a>${quote}</p>`
+        );
+      }
+      if ('footer' in block) {
+        return (
+          `<p style="font-size:12px;color:#777;margin-top:24px">${escapeHtml(block.footer)} ` +
+          `<a href="${escapeHtml(block.href)}" style="color:#777">${escapeHtml(block.label)}</a></p>`
+        );
+      }
       return `<p>${escapeHtml(block.text)}</p>`;
     })
     .join('\n');
@@ -152,8 +180,17 @@ function toHtml(language: TLanguage, greeting: string, blocks: Block[], signatur
 
 /** Renders a mail in the recipient's language; every interpolated value is escaped in the HTML. */
 export function renderMail(template: MailTemplate, recipient: { name: string; language: TLanguage }): MailContent {
+  const { subject, blocks } = compose(translatorFor(recipient.language), template);
+  return renderBlocks(subject, blocks, recipient);
+}
+
+/** Lays out a mail composed elsewhere (digests) like every other: greeting, blocks, signature. */
+export function renderBlocks(
+  subject: string,
+  blocks: Block[],
+  recipient: { name: string; language: TLanguage },
+): MailContent {
   const t = translatorFor(recipient.language);
-  const { subject, blocks } = compose(t, template);
   const greeting = t('Hello, {{name}}!', { name: recipient.name });
   const signature = t('The Stageline team');
   return {

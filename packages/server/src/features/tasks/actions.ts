@@ -3,6 +3,7 @@ import type { TTask, TTaskAction, ZTaskPatch } from '@stageline/shared';
 import type { z } from 'zod';
 import { schema, type Db } from '../../db';
 import { AppError, FieldError } from '../../http/errors';
+import { reportTaskChanges, type TaskChange, type TaskSnapshot } from '../notifications';
 import type { Actor } from '../workspaces';
 import { authorizeTask, authorizeTaskAction, type TaskScope } from './policy';
 import { loadTask } from './read';
@@ -56,15 +57,27 @@ async function tasksAtStages(db: Db, unitId: number, stageIds: number[]): Promis
   return rows.map((r) => r.id);
 }
 
+/** What notifications compare before and after a change. */
+const snapshot = (task: EngineTask): TaskSnapshot => ({
+  status: task.state.status,
+  assignees: [...task.assignees],
+  reviewers: [...task.state.reviewers],
+  iteration: task.state.iteration,
+});
+
+/** What `work` reports beyond the task itself: an edit of people or due date, other tasks it changed. */
+type WorkResult = { edited?: boolean; others?: TaskChange[] } | void;
+
 /**
  * One transaction around a task: the unit and the task (and, for a reject with `return_to`, the
  * named predecessors' tasks) row-locked, then `work` on the locked state, then readiness of the
- * unit's tasks refreshed when a status changed. The answer is read after commit.
+ * unit's tasks refreshed when a status changed, and the changes reported (live events and
+ * notifications, in the same transaction). The answer is read after commit.
  */
 async function inTaskTransaction(
   db: Db,
   { actor, scope, extraStages = [] }: { actor: Actor; scope: TaskScope; extraStages?: number[] },
-  work: (tx: Db, task: EngineTask, locked: Map<number, typeof tasks.$inferSelect>, now: Date) => Promise<void>,
+  work: (tx: Db, task: EngineTask, locked: Map<number, typeof tasks.$inferSelect>, now: Date) => Promise<WorkResult>,
 ): Promise<TTask> {
   await db.transaction(async (tx) => {
     const now = new Date();
@@ -73,9 +86,21 @@ async function inTaskTransaction(
     const row = locked.get(scope.taskId);
     if (!row) throw new AppError('not_found');
     const task = await engineTask(tx, row, scope.workspaceId);
-    await work(tx, task, locked, now);
+    const before = snapshot(task);
+    const result = await work(tx, task, locked, now);
     // Readiness of the unit's tasks can only change when a status did (sent-back tasks move with this one).
     if (task.state.status !== row.status) await refreshReadiness(tx, sql`t.unit_id = ${scope.unitId}`, now);
+    const self: TaskChange = {
+      task: { id: row.id, unitId: scope.unitId, stageId: row.stageId, pipelineId: scope.pipelineId },
+      before,
+      after: snapshot(task),
+      edited: result?.edited ?? false,
+    };
+    await reportTaskChanges(tx, {
+      actorId: actor.userId,
+      workspaceId: scope.workspaceId,
+      changes: [self, ...(result?.others ?? [])],
+    });
   });
   return loadTask(db, { actor, scope });
 }
@@ -98,12 +123,21 @@ export async function actOnTask(
     await persist(tx, task, action, result, { actorId: userId, now });
     if (result.effects.returnTo.length === 0) return;
     const comment = command.type === 'reject' ? command.comment : undefined;
+    const others: TaskChange[] = [];
     for (const row of locked.values()) {
       if (row.id === task.row.id || !result.effects.returnTo.includes(row.stageId)) continue;
       const predecessor = await engineTask(tx, row, scope.workspaceId);
+      const before = snapshot(predecessor);
       const sendBack: TTaskAction = { type: 'send_back', actor: userId, ...(comment !== undefined ? { comment } : {}) };
       await persist(tx, predecessor, sendBack, runEngine(predecessor, sendBack), { actorId: userId, now });
+      others.push({
+        task: { id: row.id, unitId: scope.unitId, stageId: row.stageId, pipelineId: scope.pipelineId },
+        before,
+        after: snapshot(predecessor),
+        sentBack: { comment: comment ?? '' },
+      });
     }
+    return { others };
   });
 }
 
@@ -158,7 +192,8 @@ export async function patchTask(
     if (patch.status !== undefined) authorizeTaskAction(actor, 'set_status', current(task));
 
     const useDefaults = patch.use_stage_defaults ?? (wantsPeople ? false : task.row.useStageDefaults);
-    if (useDefaults !== task.row.useStageDefaults || wantsPeople) {
+    const edited = useDefaults !== task.row.useStageDefaults || wantsPeople;
+    if (edited) {
       const seeding = task.row.useStageDefaults && !useDefaults;
       const assignees = patch.assignees ?? (seeding ? task.assignees : undefined);
       const reviewers = patch.reviewers ?? (seeding ? task.state.reviewers : undefined);
@@ -187,5 +222,6 @@ export async function patchTask(
       const action: TTaskAction = { type: 'set_status', status: patch.status, actor: userId };
       await persist(tx, task, action, runEngine(task, action), { actorId: userId, now });
     }
+    return { edited };
   });
 }

@@ -10,3 +10,4 @@ export {
 export { countTasks, zeroCounters } from './counters';
 export { loadCells, loadGraph, type PipelineGraph } from './read';
 export { at, effectiveDue, overdueAt, rowsOf, tasksOfPerson } from './sql';
+export { effectivePeople } from './state';

@@ -50,9 +50,19 @@ async function checkParent(db: Db, userId: number, query: Query): Promise<void> 
   }
 }
 
+/** In review with an open round (the task's latest) that `personId` has not reacted to yet. */
+function awaitingReaction(personId: number): SQL {
+  return sql`(t.status = 'review'
+    and exists (select 1 from task_iterations i
+      where i.task_id = t.id and i.number = t.iteration_number and not i.closed)
+    and not exists (select 1 from task_reactions r
+      where r.task_id = t.id and r.iteration = t.iteration_number and r.user_id = ${personId}))`;
+}
+
 /**
  * GET tasks/ (My work and every task list): tasks in the caller's workspaces, filtered by effective
- * assignee or reviewer ('me' or an id), workspace, pipeline, unit, status, readiness and overdue;
+ * assignee or reviewer ('me' or an id), workspace, pipeline, unit, status, readiness, overdue,
+ * awaiting the reviewer's reaction in the open round, and workable (to do, in progress, edit);
  * soonest due first (no due date last), then by id. One query; "my tasks" start from the person's
  * rows, so a user with 1,000 tasks costs 1,000 rows, not a scan of every task.
  */
@@ -63,7 +73,8 @@ export async function listTasks(db: Db, { userId, query }: { userId: number; que
   const where: SQL[] = [inWorkspacesOf(userId, alias(schema.projects, 'pr').workspaceId)];
   const person = (value: 'me' | number | undefined) => (value === 'me' ? userId : value);
   const assignee = person(query.assignee);
-  const reviewer = person(query.reviewer);
+  // Awaiting someone's review names that someone: the reviewer filter, else the caller.
+  const reviewer = person(query.reviewer ?? (query.awaiting ? 'me' : undefined));
   if (assignee !== undefined) where.push(sql`t.id in ${tasksOfPerson('assignees', assignee)}`);
   if (reviewer !== undefined) where.push(sql`t.id in ${tasksOfPerson('reviewers', reviewer)}`);
   if (assignee !== undefined && assignee !== userId) where.push(memberOfTask(assignee));
@@ -73,6 +84,8 @@ export async function listTasks(db: Db, { userId, query }: { userId: number; que
   if (query.unit !== undefined) where.push(sql`t.unit_id = ${query.unit}`);
   if (query.status !== undefined) where.push(sql`t.status = ${query.status}`);
   if (query.ready !== undefined) where.push(query.ready === 'true' ? readySql : sql`not ${readySql}`);
+  if (query.awaiting && reviewer !== undefined) where.push(awaitingReaction(reviewer));
+  if (query.workable) where.push(sql`t.status in ('todo', 'in_progress', 'edit')`);
   if (query.overdue !== undefined) where.push(query.overdue === 'true' ? overdueAt(now) : sql`not ${overdueAt(now)}`);
 
   const from = sql`

@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import {
   effectiveAssignment,
+  flowOrder,
   isOverdue,
   isReady,
   stagePredecessors,
@@ -25,6 +26,8 @@ const asStatus = (value: string) => value as TTaskStatus;
 /** A pipeline's graph and each stage's defaults: what cells and details need to compute readiness and dues. */
 export type PipelineGraph = {
   nodes: { id: number; kind: string; name: string; reviewMode: string }[];
+  /** The stages' ids in flow order (`flowOrder`): the matrix's columns. */
+  flow: number[];
   predecessors: Map<number, number[]>;
   defaults: Map<number, TStageDefaults>;
 };
@@ -65,7 +68,7 @@ export async function loadGraph(db: Db, pipelineId: number, workspaceId: number)
     defaults.set(node.id, { assignees: [], reviewers: [], dueDays: node.dueDays, dueDate: node.dueDate });
   }
   for (const row of people) defaults.get(row.stageId)?.assignees.push(row.userId);
-  return { nodes, predecessors, defaults };
+  return { nodes, flow: flowOrder(graph, edges), predecessors, defaults };
 }
 
 /**
@@ -212,6 +215,7 @@ export async function loadTask(db: Db, { actor, scope }: { actor: Actor; scope: 
       rejected_by: iteration.rejectedBy,
       closed: iteration.closed,
       outcome: iteration.outcome,
+      return_to: iteration.returnTo,
     },
     predecessors,
     history: history.map((h) => ({

@@ -241,7 +241,11 @@ describe('reject with return_to', () => {
     const s = await join();
     const [stageA] = s.flow.stages;
     const c = ok(await act(t, s.team.admin, s.c, 'reject', { return_to: [stageA], comment: 'Fix A' }));
-    expect(c).toMatchObject({ status: 'todo', ready: false, iteration: { outcome: 'returned', closed: true } });
+    expect(c).toMatchObject({
+      status: 'todo',
+      ready: false,
+      iteration: { outcome: 'returned', closed: true, return_to: [stageA] },
+    });
     const a = await get(s.team.member, s.a);
     expect(a.status).toBe('edit');
     expect(a.history.at(-1)).toMatchObject({ action: 'send_back', from: 'done', to: 'edit', comment: 'Fix A' });

@@ -62,10 +62,11 @@ export async function matrixPage(db: Db, { userId, query }: { userId: number; qu
             )
           )[0]?.n ?? 0,
         );
+  const names = new Map(graph.nodes.map((n) => [n.id, n.name]));
   const cells = await loadCells(db, { graph, unitIds: page.map((u) => u.id), workspaceId, now });
   return {
     count,
-    stages: graph.nodes.filter((n) => n.kind === 'stage').map((n) => ({ id: n.id, name: n.name })),
+    stages: graph.flow.map((id) => ({ id, name: names.get(id) ?? '' })),
     rows: page.map((u) => ({ unit: { id: u.id, name: u.name }, tasks: cells.get(u.id) ?? [] })),
   };
 }

@@ -13,6 +13,7 @@ import {
 import type { z } from 'zod';
 import { schema, type Db } from '../../db';
 import { AppError, FieldError } from '../../http/errors';
+import { publish } from '../events';
 import { authorizeProject } from '../projects';
 import { insertUnitsWithTasks, loadCells, loadGraph, lockGraphForShare } from '../tasks';
 import { actorIn, inWorkspacesOf } from '../workspaces';
@@ -40,6 +41,14 @@ async function loadUnit(db: Db, row: UnitRow, workspaceId: number): Promise<TUni
   return { ...presentSummary(row), tasks: cells.get(row.id) ?? [] };
 }
 
+/** One `units` live event to the workspace per call that adds or removes units (not one per unit). */
+async function unitsChanged(
+  tx: Db,
+  { workspaceId, projectId, pipelineId }: { workspaceId: number; projectId: number; pipelineId: number },
+) {
+  await publish(tx, { workspace: workspaceId }, { type: 'units', data: { pipeline: pipelineId, project: projectId } });
+}
+
 /** POST units/ (Members and above): the unit and one task per stage of its pipeline, in one transaction. */
 export async function createUnit(
   db: Db,
@@ -48,13 +57,15 @@ export async function createUnit(
   const { project } = await authorizeNewUnit(db, { userId, projectId: input.project, pipelineId: input.pipeline });
   const [created] = await db.transaction(async (tx) => {
     await lockGraphForShare(tx, input.pipeline);
-    return insertUnitsWithTasks(tx, {
+    const rows = await insertUnitsWithTasks(tx, {
       projectId: project.id,
       pipelineId: input.pipeline,
       names: [input.name],
       description: input.description ?? '',
       now: new Date(),
     });
+    await unitsChanged(tx, { workspaceId: project.workspaceId, projectId: project.id, pipelineId: input.pipeline });
+    return rows;
   });
   const [row] = await db.select().from(units).where(eq(units.id, created!.id));
   return loadUnit(db, row!, project.workspaceId);
@@ -72,7 +83,14 @@ export async function createUnitsBatch(db: Db, { userId, input }: { userId: numb
   }
   const created = await db.transaction(async (tx) => {
     await lockGraphForShare(tx, input.pipeline);
-    return insertUnitsWithTasks(tx, { projectId: project.id, pipelineId: input.pipeline, names, now: new Date() });
+    const rows = await insertUnitsWithTasks(tx, {
+      projectId: project.id,
+      pipelineId: input.pipeline,
+      names,
+      now: new Date(),
+    });
+    await unitsChanged(tx, { workspaceId: project.workspaceId, projectId: project.id, pipelineId: input.pipeline });
+    return rows;
   });
   return { created: created.length, units: created };
 }
@@ -158,6 +176,9 @@ export async function updateUnit(
 
 /** DELETE units/{id}/ (Admins and above): its tasks, rounds and history go with it. */
 export async function deleteUnit(db: Db, { userId, unitId }: { userId: number; unitId: number }) {
-  await authorizeUnit(db, { userId, unitId, action: 'delete' });
-  await db.delete(units).where(eq(units.id, unitId));
+  const { unit, workspaceId } = await authorizeUnit(db, { userId, unitId, action: 'delete' });
+  await db.transaction(async (tx) => {
+    await tx.delete(units).where(eq(units.id, unitId));
+    await unitsChanged(tx, { workspaceId, projectId: unit.projectId, pipelineId: unit.pipelineId });
+  });
 }

@@ -12,7 +12,7 @@ import type {
 import { schema } from '../../db';
 import { relaxedLimits } from '../../../test/accounts';
 import { buildTestApp, type TestApp } from '../../../test/helpers';
-import { buildFlow, buildUnit, setStatus, taskAt } from '../../../test/units';
+import { act, buildFlow, buildUnit, ok, setStatus, taskAt } from '../../../test/units';
 import { as, buildTeam } from '../../../test/workspaces';
 
 let t: TestApp;
@@ -163,6 +163,31 @@ describe('units', () => {
 });
 
 describe('matrix', () => {
+  test('columns come in flow order (depth from the start, ties by id), not by stage id', async () => {
+    const team = await buildTeam(t);
+    // Created as s0, s1, s2, s3; drawn as start → s2 → s1 → s0 → end, with s3 fed by the start too.
+    const flow = await buildFlow(t, {
+      workspace: team.workspace,
+      stages: [{}, {}, {}, {}],
+      edges: [
+        ['root', 2],
+        [2, 1],
+        [1, 0],
+        [0, 'end'],
+        ['root', 3],
+        [3, 'end'],
+      ],
+    });
+    await buildUnit(t, team.member, flow, 'Shot');
+    const [s0, s1, s2, s3] = flow.stages as [number, number, number, number];
+    const page = (
+      await as(t, team.guest)('GET', `/api/units/matrix/?pipeline=${flow.pipeline.id}`)
+    ).json<TMatrixPage>();
+    expect(page.stages.map((s) => s.id)).toEqual([s2, s3, s1, s0]);
+    // Each row's cells are keyed by stage, so the order of columns is the header's.
+    expect(new Set(page.rows[0]!.tasks.map((c) => c.stage))).toEqual(new Set([s0, s1, s2, s3]));
+  });
+
   test('pages, sorts and filters by status, assignee (effective) and overdue', async () => {
     const team = await buildTeam(t);
     const flow = await buildFlow(t, {
@@ -246,6 +271,60 @@ describe('My work and counters', () => {
     expect((await list(team.outsider, 'assignee=me')).count).toBe(0);
     expect((await as(t, team.outsider)('GET', `/api/tasks/?pipeline=${flow.pipeline.id}`)).statusCode).toBe(404);
     expect((await as(t, team.outsider)('GET', `/api/tasks/?workspace=${team.workspace.id}`)).statusCode).toBe(404);
+  });
+
+  test('awaiting=true: review tasks of the open round the reviewer has not reacted to; workable=true', async () => {
+    const team = await buildTeam(t);
+    const flow = await buildFlow(t, {
+      workspace: team.workspace,
+      stages: [{ reviewMode: 'each_wait', assignees: [team.member], reviewers: [team.guest, team.admin] }],
+      edges: chain(1),
+    });
+    const u1 = await buildUnit(t, team.member, flow, 'U1');
+    const u2 = await buildUnit(t, team.member, flow, 'U2');
+    const [a, b] = [taskAt(u1, flow, 0), taskAt(u2, flow, 0)];
+    const ids = async (user: typeof team.member, query: string) => {
+      const response = await as(t, user)('GET', `/api/tasks/?${query}`);
+      expect(response.statusCode, response.body).toBe(200);
+      return response.json<TTaskList>().results.map((r) => r.id);
+    };
+    const awaiting = (user: typeof team.member) =>
+      ids(user, `workspace=${team.workspace.id}&reviewer=me&awaiting=true`);
+    expect(await awaiting(team.guest)).toEqual([]);
+    ok(await act(t, team.member, a, 'start'));
+    ok(await act(t, team.member, a, 'submit'));
+    expect(await awaiting(team.guest)).toEqual([a]);
+    expect(await awaiting(team.admin)).toEqual([a]);
+    // The assignee can act on the task to do, not on the one in review.
+    expect(await ids(team.member, 'assignee=me&workable=true')).toEqual([b]);
+
+    // each_wait: the guest's rejection keeps the task in review, but it no longer awaits the guest.
+    expect(ok(await act(t, team.guest, a, 'reject')).status).toBe('review');
+    expect(await awaiting(team.guest)).toEqual([]);
+    expect(await ids(team.guest, 'reviewer=me&status=review')).toEqual([a]);
+    expect(await awaiting(team.admin)).toEqual([a]);
+    // Without a reviewer filter it means the caller; with one, that person (a member here).
+    expect(await ids(team.admin, 'awaiting=true')).toEqual([a]);
+    expect(await ids(team.member, 'awaiting=true')).toEqual([]);
+    expect(await ids(team.member, `reviewer=${team.admin.id}&awaiting=true`)).toEqual([a]);
+    expect(await ids(team.member, `reviewer=${team.guest.id}&awaiting=true`)).toEqual([]);
+
+    // The admin's reaction closes the round (edit); the next round awaits both again.
+    expect(ok(await act(t, team.admin, a, 'accept')).status).toBe('edit');
+    expect(await awaiting(team.admin)).toEqual([]);
+    expect((await ids(team.member, 'assignee=me&workable=true')).sort()).toEqual([a, b].sort());
+    ok(await act(t, team.member, a, 'submit'));
+    expect(await awaiting(team.guest)).toEqual([a]);
+    expect(await awaiting(team.admin)).toEqual([a]);
+    // A status set into review by hand opens a round too: it awaits both reviewers.
+    const byHand = ok(await as(t, team.member)('PATCH', `/api/tasks/${b}/`, { status: 'review' }));
+    expect(byHand.iteration).toMatchObject({ number: 1, closed: false });
+    expect((await awaiting(team.guest)).sort()).toEqual([a, b].sort());
+
+    for (const bad of ['awaiting=false', 'awaiting=1', 'workable=no']) {
+      const response = await as(t, team.guest)('GET', `/api/tasks/?${bad}`);
+      expect(response.statusCode, bad).toBe(400);
+    }
   });
 
   test('task_counters per status with overdue, on the list and the pipeline, and per stage', async () => {

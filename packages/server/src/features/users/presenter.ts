@@ -1,8 +1,9 @@
-import type { TEmailFrequency, TLanguage, TMe } from '@stageline/shared';
+import type { TEmailFrequency, TLanguage, TMe, TOnboarding } from '@stageline/shared';
 import { isLanguage } from '@stageline/shared';
 import type { UserRow } from '../auth';
 
 const frequencies: readonly TEmailFrequency[] = ['hourly', 'daily', 'weekly', 'never'];
+const onboardingStates: readonly TOnboarding[] = ['pending', 'skipped', 'done'];
 
 /** The URL of a user's avatar; the version makes it cacheable forever and changes with the image. */
 export function avatarUrl(userId: number, version: number | null): string | null {
@@ -35,5 +36,6 @@ export function presentMe(
     oauth_accounts: oauthAccounts.map((account) => ({ provider: account.provider, email: account.email })),
     notify_browser: user.notifyBrowser,
     email_frequency: frequency,
+    onboarding: onboardingStates.find((state) => state === user.onboarding) ?? 'done',
   };
 }

@@ -49,6 +49,11 @@ export async function updateProfile(
     const member = await membershipOf(ctx.db, { userId: actor.id, workspaceId: patch.recent_workspace });
     if (!member) throw new FieldError({ recent_workspace: ['You are not a member of this workspace.'] });
   }
+  if (patch.onboarding !== undefined && patch.onboarding !== 'done') {
+    // Finished is final: the quickstart is never offered again (product.md §2 onboarding).
+    const current = await loadUser(ctx, actor.id);
+    if (current.onboarding === 'done') throw new FieldError({ onboarding: ['The quickstart is already finished.'] });
+  }
   const changes: Partial<typeof schema.users.$inferInsert> = {
     username: patch.username,
     firstName: patch.first_name,
@@ -57,6 +62,7 @@ export async function updateProfile(
     recentWorkspaceId: patch.recent_workspace,
     notifyBrowser: patch.notify_browser,
     emailFrequency: patch.email_frequency,
+    onboarding: patch.onboarding,
   };
   const defined = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
   if (Object.keys(defined).length > 0) {

@@ -21,6 +21,7 @@ import {
   type UserRow,
 } from '../auth';
 import { renderMail } from '../mail/templates';
+import { notify } from '../notifications';
 import { membershipOf, authorizeIn } from './policy';
 import { personName } from './presenter';
 import { getWorkspace } from './service';
@@ -129,17 +130,22 @@ export async function inviteUsers(ctx: AuthContext, options: InviteOptions) {
     const token = randomToken();
     let invite: InviteRow;
     try {
-      [invite] = (await ctx.db
-        .insert(invites)
-        .values({
-          workspaceId,
-          userId: invitee?.id ?? null,
-          email: invitee ? null : key,
-          role,
-          inviterId: userId,
-          tokenHash: hashSecret(ctx.keys, token),
-        })
-        .returning()) as [InviteRow];
+      // An existing account is also notified in the app (`invited`), in the invite's transaction.
+      invite = await ctx.db.transaction(async (tx) => {
+        const [row] = (await tx
+          .insert(invites)
+          .values({
+            workspaceId,
+            userId: invitee?.id ?? null,
+            email: invitee ? null : key,
+            role,
+            inviterId: userId,
+            tokenHash: hashSecret(ctx.keys, token),
+          })
+          .returning()) as [InviteRow];
+        if (invitee) await notify(tx, { kind: 'invited', recipients: [invitee.id], actorId: userId, workspaceId });
+        return row;
+      });
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
       fail(entry, '{{user}} is already invited.');

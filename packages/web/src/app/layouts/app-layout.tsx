@@ -28,6 +28,8 @@ import { Link, Outlet, useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { paths, StorageKeys } from '@stageline/shared';
 import { displayName, RequireSession, UserAvatar, useCurrentUser } from '../../features/auth';
+import { LiveEvents, UnreadBadge } from '../../features/notifications';
+import { QuickstartBanner } from '../../features/onboarding';
 import { WorkspaceSwitcher } from '../../features/workspaces';
 import { useShellStore } from '../../shared/lib/shell-store';
 import { Logo } from '../../shared/ui/logo';
@@ -80,6 +82,7 @@ function AppShellLayout() {
       to={to}
       label={t(label)}
       leftSection={<Icon size={18} stroke={1.6} />}
+      rightSection={to === paths.app.notifications() ? <UnreadBadge /> : undefined}
       active={isActive(to, exact)}
       onClick={closeMobile}
     />
@@ -95,6 +98,7 @@ function AppShellLayout() {
       }
       padding={0}
     >
+      <LiveEvents />
       <AppShell.Header>
         <Group h="100%" px="md" justify="space-between" wrap="nowrap" gap="sm">
           <Group gap="sm" wrap="nowrap" style={{ minWidth: 0 }}>
@@ -164,7 +168,13 @@ function AppShellLayout() {
                 {sidebarEnabled
                   ? null
                   : navigation.map(({ to, label, Icon }) => (
-                      <Menu.Item key={to} component={Link} to={to} leftSection={<Icon size={16} />}>
+                      <Menu.Item
+                        key={to}
+                        component={Link}
+                        to={to}
+                        leftSection={<Icon size={16} />}
+                        rightSection={to === paths.app.notifications() ? <UnreadBadge /> : undefined}
+                      >
                         {t(label)}
                       </Menu.Item>
                     ))}
@@ -207,6 +217,7 @@ function AppShellLayout() {
               {pageError}
             </Alert>
           ) : null}
+          {location.pathname === paths.app.dashboard() ? <QuickstartBanner /> : null}
           <Outlet />
         </div>
       </AppShell.Main>

@@ -32,6 +32,7 @@ export const routes: RouteObject[] = [
           { path: 'docs/:page', lazy: lazyScreen(() => import('../../features/public/routes/docs')) },
           { path: 'versions', lazy: lazyScreen(() => import('../../features/public/routes/versions')) },
           { path: 'dev/outbox', lazy: lazyScreen(() => import('../../features/mail/routes/dev-outbox')) },
+          { path: 'unsubscribe/:token', lazy: lazyScreen(() => import('../../features/digests/routes/unsubscribe')) },
           {
             // Accepting a link and confirming an e-mail act for a user: they require a session.
             element: <RequireSession />,
@@ -54,6 +55,8 @@ export const routes: RouteObject[] = [
           { path: 'oauth/:provider', lazy: lazyScreen(() => import('../../features/auth/routes/oauth-return')) },
         ],
       },
+      // The quickstart has its own page (no sidebar) and lets a signed-out visitor sign up in place.
+      { path: 'app/quickstart', lazy: lazyScreen(() => import('../../features/onboarding/routes/quickstart')) },
       {
         path: 'app',
         element: <AppLayout />,
@@ -78,7 +81,6 @@ export const routes: RouteObject[] = [
             lazy: lazyScreen(() => import('../../features/workspaces/routes/workspace-settings')),
           },
           { path: 'profile', lazy: lazyScreen(() => import('../../features/profile/routes/profile')) },
-          { path: 'quickstart', lazy: lazyScreen(() => import('../../features/onboarding/routes/quickstart')) },
           {
             path: 'notifications',
             lazy: lazyScreen(() => import('../../features/notifications/routes/notifications')),

@@ -53,6 +53,25 @@ describe('task details', () => {
     expect(screen.getByTestId('task-tab-diagram')).toBeInTheDocument();
   });
 
+  it('shows no round outcome while the round is open', async () => {
+    serve('guest', taskRoute(task({ status: 'review' })));
+    renderAt('/app/tasks/50');
+    await screen.findByTestId('task-status', {}, lazy);
+    expect(screen.queryByTestId('task-round-outcome')).toBeNull();
+  });
+
+  it.each([
+    ['done', [], 'Round 2 closed: accepted'],
+    ['edit', [], 'Round 2 closed: returned to Edit'],
+    ['returned', [11, 10], 'Round 2 closed: sent back to Lighting, Layout'],
+    ['overridden', [], 'Round 2 closed: the status was changed by hand'],
+  ] as const)('shows a round closed as %s', async (outcome, returnTo, text) => {
+    const iteration = { number: 2, accepted_by: [], rejected_by: [], closed: true, outcome, return_to: [...returnTo] };
+    serve('guest', taskRoute(task({ status: 'edit', iteration })));
+    renderAt('/app/tasks/50');
+    expect((await screen.findByTestId('task-round-outcome', {}, lazy)).textContent).toBe(text);
+  });
+
   it('offers a guest who is not a reviewer no action at all', async () => {
     serve('guest', taskRoute(task({ reviewers: [person(3, 'Cleo')] })));
     renderAt('/app/tasks/50');
@@ -125,11 +144,11 @@ describe('task details', () => {
   });
 });
 
-const stages = [
+const twoStages = [
   { id: 10, name: 'Layout' },
   { id: 11, name: 'Lighting' },
 ];
-function matrixPage(offset: number, limit: number, count: number): TMatrixPage {
+function matrixPage(offset: number, limit: number, count: number, stages = twoStages): TMatrixPage {
   const rows = [];
   for (let i = offset; i < Math.min(offset + limit, count); i++)
     rows.push({
@@ -147,11 +166,11 @@ function matrixPage(offset: number, limit: number, count: number): TMatrixPage {
   return { count, stages, rows };
 }
 const matrixRoute =
-  (count: number): TRoute =>
+  (count: number, stages = twoStages): TRoute =>
   ({ method, url }) => {
     if (method !== 'GET' || !url.startsWith('/api/units/matrix/')) return undefined;
     const query = new URL(url, 'http://x').searchParams;
-    return json(200, matrixPage(Number(query.get('offset')), Number(query.get('limit')), count));
+    return json(200, matrixPage(Number(query.get('offset')), Number(query.get('limit')), count, stages));
   };
 const matrixQueries = () =>
   calls.filter((c) => c.url.startsWith('/api/units/matrix/')).map((c) => new URL(c.url, 'http://x').searchParams);
@@ -189,6 +208,29 @@ describe('unit matrix', () => {
     await waitFor(() => expect(matrixQueries().some((q) => q.get('offset') === '5000')).toBe(true), lazy);
     expect(matrixQueries().every((q) => q.get('status') === 'review' && q.get('limit') === '100')).toBe(true);
     expect(await screen.findByText('Shot 5050', {}, lazy)).toBeInTheDocument();
+  });
+
+  it('draws only the stage columns in view of a 500-stage pipeline, in the order the server sent', async () => {
+    const many = Array.from({ length: 500 }, (_, i) => ({ id: 5000 - i, name: `Stage ${i}` }));
+    serve('member', matrixRoute(3, many));
+    vi.spyOn(Element.prototype, 'clientHeight', 'get').mockReturnValue(600);
+    vi.spyOn(Element.prototype, 'clientWidth', 'get').mockReturnValue(1200);
+    renderAt('/app/projects/5/units?pipeline=7');
+    const matrix = await screen.findByTestId('matrix', {}, lazy);
+    await waitFor(() => expect(matrix.getAttribute('data-count')).toBe('3'), lazy);
+    const heads = () => screen.getAllByTestId('matrix-stage').map((h) => h.textContent);
+    expect(heads()[0]).toBe('Stage 0');
+    expect(heads().length).toBeLessThan(20);
+    const [row] = await screen.findAllByTestId('matrix-row');
+    expect(within(row!).getAllByTestId('matrix-cell')).toHaveLength(heads().length);
+    expect(within(row!).getAllByTestId('matrix-cell')[1]!.getAttribute('data-stage-id')).toBe('4999');
+
+    // Scrolled to the 400th column: that one is drawn, the first ones are not.
+    Object.defineProperty(matrix, 'scrollLeft', { configurable: true, value: 132 * 400 });
+    fireEvent.scroll(matrix);
+    await waitFor(() => expect(heads()).toContain('Stage 400'));
+    expect(heads()).not.toContain('Stage 0');
+    expect(heads().length).toBeLessThan(20);
   });
 
   it('offers a guest no Create buttons', async () => {
@@ -294,10 +336,36 @@ describe('My work', () => {
       .map((c) => new URL(c.url, 'http://x').searchParams);
     expect(queries.map((q) => Object.fromEntries(q))).toEqual(
       expect.arrayContaining([
-        { workspace: '7', assignee: 'me', ready: 'true' },
-        { workspace: '7', reviewer: 'me', status: 'review' },
-        { workspace: '7', assignee: 'me', overdue: 'true' },
+        { workspace: '7', assignee: 'me', ready: 'true', workable: 'true', limit: '10', offset: '0' },
+        { workspace: '7', reviewer: 'me', awaiting: 'true', limit: '10', offset: '0' },
+        { workspace: '7', assignee: 'me', overdue: 'true', limit: '10', offset: '0' },
       ]),
     );
+  });
+
+  it("pages a section with 'Show more' from the answer's next offset", async () => {
+    serve('member', ({ method, url }) => {
+      if (method !== 'GET' || !url.startsWith('/api/tasks/?')) return undefined;
+      const q = new URL(url, 'http://x').searchParams;
+      if (q.get('awaiting') !== 'true') return json(200, { count: 0, next: null, results: [] });
+      const offset = Number(q.get('offset'));
+      const ids = Array.from({ length: Math.min(10, 25 - offset) }, (_, i) => 100 + offset + i);
+      const next = offset + ids.length < 25 ? offset + ids.length : null;
+      return json(200, { count: 25, next, results: ids.map((id) => item(id, { status: 'review' })) });
+    });
+    renderAt('/app');
+    const review = await screen.findByTestId('my-work-review', {}, lazy);
+    await waitFor(() => expect(within(review).getAllByTestId('my-work-item')).toHaveLength(10), lazy);
+    expect(within(review).getByText('Showing 10 of 25')).toBeInTheDocument();
+    fireEvent.click(within(review).getByTestId('my-work-review-more'));
+    await waitFor(() => expect(within(review).getAllByTestId('my-work-item')).toHaveLength(20));
+    fireEvent.click(within(review).getByTestId('my-work-review-more'));
+    await waitFor(() => expect(within(review).getAllByTestId('my-work-item')).toHaveLength(25));
+    expect(within(review).queryByTestId('my-work-review-more')).toBeNull();
+    expect(within(review).getByTestId('my-work-review-count').textContent).toBe('25');
+    const offsets = calls
+      .filter((c) => c.url.includes('awaiting=true'))
+      .map((c) => new URL(c.url, 'http://x').searchParams.get('offset'));
+    expect(offsets).toEqual(['0', '10', '20']);
   });
 });

@@ -1,3 +1,5 @@
+import { lazy } from 'react';
+
 /** What the rest of the app may use of the auth feature (STYLE.md: features talk through exports). */
 export { RequireSession } from './components/require-session';
 export { UserAvatar } from './components/user-avatar';
@@ -9,3 +11,6 @@ export { displayName, signIn, signOut, useCurrentUser, useSession, type TSession
 export { loginPath, sanitizeNext } from './session/next-path';
 export { meQueryKey, meQueryOptions, oauthProvidersQueryOptions, sendCode, startOAuthLink } from './api';
 export { passwordMismatch, withPasswordConfirm } from './lib/password-confirm';
+/** The sign-in and sign-up forms, for screens that offer them in place (the quickstart); loaded lazily. */
+export const LoginPanel = lazy(() => import('./routes/login'));
+export const RegisterPanel = lazy(() => import('./routes/register'));

@@ -1,4 +1,4 @@
-import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
+import { infiniteQueryOptions, queryOptions, useInfiniteQuery, useMutation, useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
 import {
   ZTask,
@@ -31,6 +31,7 @@ export const taskKeys = {
   all: ['tasks'] as const,
   lists: () => ['tasks', 'list'] as const,
   list: (query: TTaskListQuery) => ['tasks', 'list', query] as const,
+  pages: (query: TTaskListQuery) => ['tasks', 'list', 'pages', query] as const,
   detail: (id: number) => ['tasks', id] as const,
 };
 
@@ -47,6 +48,16 @@ export const taskListQueryOptions = (query: TTaskListQuery) =>
   queryOptions({ queryKey: taskKeys.list(query), queryFn: ({ signal }) => getTasks(query, signal) });
 export const useTaskList = (query: TTaskListQuery, enabled = true) =>
   useQuery({ ...taskListQueryOptions(query), enabled });
+
+/** The same list a page at a time ('Show more'): each page starts at the previous answer's `next`. */
+export const taskPagesQueryOptions = (query: TTaskListQuery) =>
+  infiniteQueryOptions({
+    queryKey: taskKeys.pages(query),
+    queryFn: ({ signal, pageParam }) => getTasks({ ...query, offset: pageParam }, signal),
+    initialPageParam: 0,
+    getNextPageParam: (page) => page.next ?? undefined,
+  });
+export const useTaskPages = (query: TTaskListQuery) => useInfiniteQuery(taskPagesQueryOptions(query));
 
 /**
  * GET workspaces/{id}/users/, reduced to the members who accepted: the people a task can be given

@@ -7,6 +7,7 @@ export {
   taskListQueryOptions,
   useMembers,
   useTaskList,
+  useTaskPages,
   type TMember,
   type TTaskListQuery,
 } from './api';

@@ -5,4 +5,12 @@ export { WorkspaceSwitcher } from './components/workspace-switcher';
 export { RoleBadge } from './components/role-badge';
 export { useCurrentWorkspaceId } from './hooks/use-current-workspace';
 export { useSwitchWorkspace } from './hooks/use-switch-workspace';
-export { useWorkspace, useWorkspaces, workspaceKeys, workspaceQueryOptions, workspacesQueryOptions } from './api';
+export { InviteUsersSection } from './components/settings/invite-users-section';
+export {
+  useCreateWorkspace,
+  useWorkspace,
+  useWorkspaces,
+  workspaceKeys,
+  workspaceQueryOptions,
+  workspacesQueryOptions,
+} from './api';

@@ -19,13 +19,13 @@ type TProblem = { kind: 'failed'; message: string } | { kind: 'unverified'; ephe
  * `/login` (product.md §2): username or e-mail and password. The answer is either the tokens, or
  * an ephemeral token for the code step (2FA). An unverified e-mail answers 403 with an ephemeral
  * token, a new code having been e-mailed: the code step verifies it (and can send another).
- * After signing in the user goes back to `next`, or to /app.
+ * After signing in the user goes back to `next` (the prop, else the query), or to /app.
  */
-export default function LoginScreen() {
+export default function LoginScreen({ next: nextProp }: { next?: string } = {}) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const [params] = useSearchParams();
-  const next = sanitizeNext(params.get('next'));
+  const next = nextProp ?? sanitizeNext(params.get('next'));
   const { status } = useSession();
   const [alreadySignedIn] = useState(status !== 'anonymous');
   const [step, setStep] = useState<TStep>({ kind: 'form' });

@@ -1,4 +1,4 @@
-import { Anchor, Badge, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Button, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconAlarm, IconChecklist, IconEye } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
@@ -6,13 +6,20 @@ import { useTranslation } from 'react-i18next';
 import { paths, type TTaskListItem } from '@stageline/shared';
 import { useDates } from '../../../shared/i18n/use-dates';
 import { PageCard } from '../../../shared/ui/page-card';
-import { TaskFlags, TaskStatusBadge, useTaskList, type TTaskListQuery } from '../../tasks';
+import { TaskFlags, TaskStatusBadge, useTaskPages, type TTaskListQuery } from '../../tasks';
 import { RequireWorkspace } from '../../workspaces';
 
-/** `/app`: My work in the current workspace (issue 6): ready tasks first, then reviews, then overdue. */
+/**
+ * `/app`: My work in the current workspace (issue 6): ready tasks the caller can work on first, then
+ * the reviews still waiting for the caller's reaction in their open round, then overdue; each
+ * section a page at a time with 'Show more'.
+ */
 export default function DashboardScreen() {
   return <RequireWorkspace>{(workspaceId) => <MyWork workspaceId={workspaceId} />}</RequireWorkspace>;
 }
+
+/** Tasks per section and per 'Show more'. */
+const SectionPage = 10;
 
 function MyWork({ workspaceId }: { workspaceId: number }) {
   const { t } = useTranslation();
@@ -22,21 +29,21 @@ function MyWork({ workspaceId }: { workspaceId: number }) {
         <Section
           title={t('Ready to work on')}
           icon={<IconChecklist size={18} />}
-          query={{ workspace: workspaceId, assignee: 'me', ready: 'true' }}
+          query={{ workspace: workspaceId, assignee: 'me', ready: 'true', workable: 'true', limit: SectionPage }}
           empty={t('Nothing is ready for you right now.')}
           testId="my-work-ready"
         />
         <Section
           title={t('Awaiting my review')}
           icon={<IconEye size={18} />}
-          query={{ workspace: workspaceId, reviewer: 'me', status: 'review' }}
+          query={{ workspace: workspaceId, reviewer: 'me', awaiting: 'true', limit: SectionPage }}
           empty={t('No tasks are waiting for your review.')}
           testId="my-work-review"
         />
         <Section
           title={t('Overdue')}
           icon={<IconAlarm size={18} />}
-          query={{ workspace: workspaceId, assignee: 'me', overdue: 'true' }}
+          query={{ workspace: workspaceId, assignee: 'me', overdue: 'true', limit: SectionPage }}
           empty={t('Nothing is overdue.')}
           testId="my-work-overdue"
         />
@@ -59,9 +66,9 @@ function Section({
   testId: string;
 }) {
   const { t } = useTranslation();
-  const list = useTaskList(query);
-  const count = list.data?.count;
-  const shown = list.data?.results.length ?? 0;
+  const list = useTaskPages(query);
+  const count = list.data?.pages[0]?.count;
+  const tasks = list.data?.pages.flatMap((page) => page.results) ?? [];
   return (
     <Stack gap="xs" data-testid={testId} data-count={count}>
       <Group gap="xs">
@@ -81,19 +88,30 @@ function Section({
         <Text c="red" size="sm">
           {t('Error while loading data')}
         </Text>
-      ) : list.data.results.length === 0 ? (
+      ) : tasks.length === 0 ? (
         <Text c="dimmed" size="sm" data-testid={`${testId}-empty`}>
           {empty}
         </Text>
       ) : (
         <Stack gap={6}>
-          {list.data.results.map((task) => (
+          {tasks.map((task) => (
             <TaskRow key={task.id} task={task} />
           ))}
-          {count !== undefined && count > shown ? (
-            <Text size="xs" c="dimmed">
-              {t('Showing {{shown}} of {{count}}', { shown, count })}
-            </Text>
+          {list.hasNextPage ? (
+            <Group gap="sm">
+              <Button
+                variant="subtle"
+                size="xs"
+                loading={list.isFetchingNextPage}
+                onClick={() => void list.fetchNextPage()}
+                data-testid={`${testId}-more`}
+              >
+                {t('Show more')}
+              </Button>
+              <Text size="xs" c="dimmed">
+                {t('Showing {{shown}} of {{count}}', { shown: tasks.length, count })}
+              </Text>
+            </Group>
           ) : null}
         </Stack>
       )}

@@ -208,7 +208,8 @@ export function FlowEditor({ pipeline, projectId }: { pipeline: TPipeline; proje
     })();
   }, [store, pipelineId, ask, organize, flow]);
 
-  // --- leaving: in-app navigation asks; closing the tab warns.
+  // --- leaving: in-app navigation asks; closing the tab warns. A change of the search alone is let
+  // through on purpose: the editor reads nothing from it and stays mounted, so nothing is lost.
   const blocker = useBlocker(
     ({ currentLocation, nextLocation }) => store.getState().dirty && currentLocation.pathname !== nextLocation.pathname,
   );

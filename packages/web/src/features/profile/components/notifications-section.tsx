@@ -1,8 +1,9 @@
-import { Select, Stack, Switch } from '@mantine/core';
+import { Alert, Select, Stack, Switch } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ZEmailFrequency, type TEmailFrequency, type TMe } from '@stageline/shared';
 import { showToast } from '../../../shared/ui/toast';
+import { askBrowserPermission, browserPermission } from '../../notifications';
 import { patchMe } from '../api';
 import { Section } from '../../../shared/ui/section';
 
@@ -13,29 +14,19 @@ const frequencyLabels: Record<TEmailFrequency, string> = {
   never: 'Never',
 };
 
-/** Asks the browser for permission; the messages of product.md §8 when it cannot or will not. */
-async function askBrowserPermission(t: (key: string) => string): Promise<boolean> {
-  if (typeof window === 'undefined' || !('Notification' in window)) {
-    showToast({ kind: 'error', message: t('Your browser does not support notifications') });
-    return false;
-  }
-  try {
-    const permission = Notification.permission === 'granted' ? 'granted' : await Notification.requestPermission();
-    if (permission === 'granted') return true;
-    showToast({
-      kind: 'warning',
-      message: t('You have blocked notifications (change the site settings in the browser)'),
-    });
-  } catch {
-    showToast({ kind: 'error', message: t('Failed to turn on notifications') });
-  }
-  return false;
-}
-
 /** Browser notifications and the e-mail digest frequency, stored on the user. */
 export function NotificationsSection({ user }: { user: TMe }) {
   const { t } = useTranslation();
   const [saving, setSaving] = useState<'browser' | 'email' | null>(null);
+  // Turned on here, but this browser cannot or will not show them (another browser, or blocked since).
+  const permission = browserPermission();
+  const browserProblem = !user.notify_browser
+    ? null
+    : permission === 'unsupported'
+      ? t('Your browser does not support notifications')
+      : permission === 'denied'
+        ? t('You have blocked notifications (change the site settings in the browser)')
+        : null;
 
   const toggleBrowser = async (on: boolean) => {
     setSaving('browser');
@@ -43,6 +34,7 @@ export function NotificationsSection({ user }: { user: TMe }) {
       if (on && !(await askBrowserPermission(t))) return;
       try {
         await patchMe(user.id, { notify_browser: on });
+        showToast({ kind: 'success', message: t('Saved') });
       } catch {
         showToast({
           kind: 'error',
@@ -79,6 +71,11 @@ export function NotificationsSection({ user }: { user: TMe }) {
           onChange={(event) => void toggleBrowser(event.currentTarget.checked)}
           data-testid="profile-notify-browser"
         />
+        {browserProblem ? (
+          <Alert color="yellow" py="xs" data-testid="profile-notify-browser-problem">
+            {browserProblem}
+          </Alert>
+        ) : null}
         <Select
           label={t('E-mail notifications')}
           description={t('How often we e-mail you what happened.')}

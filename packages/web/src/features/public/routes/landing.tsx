@@ -1,8 +1,9 @@
-import { Box, Button, Container, Group, SimpleGrid, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { Box, Button, Container, Group, Paper, SimpleGrid, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconChecks, IconHierarchy3, IconStack2 } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { paths } from '@stageline/shared';
+import { MatrixSketch } from '../components/matrix-sketch';
 import { PipelineSketch } from '../components/pipeline-sketch';
 
 const features = [
@@ -23,7 +24,11 @@ const features = [
   },
 ];
 
-/** The public landing page: what Stageline does, and the way in. */
+/**
+ * The public landing page: what Stageline does, and the way in. The server sends it prerendered
+ * (app/prerender), so it paints from HTML and CSS before the app's script runs: keep it free of
+ * effects and data loading.
+ */
 export default function LandingScreen() {
   const { t } = useTranslation();
   return (
@@ -40,10 +45,10 @@ export default function LandingScreen() {
               )}
             </Text>
             <Group>
-              <Button size="md" component={Link} to={paths.register()}>
+              <Button size="md" component={Link} to={paths.register()} data-testid="landing-register">
                 {t('Get started')}
               </Button>
-              <Button size="md" variant="default" component={Link} to={paths.login()}>
+              <Button size="md" variant="default" component={Link} to={paths.login()} data-testid="landing-login">
                 {t('Log in')}
               </Button>
               <Button size="md" variant="subtle" component={Link} to={paths.docs()}>
@@ -68,6 +73,37 @@ export default function LandingScreen() {
             </Stack>
           ))}
         </SimpleGrid>
+        <SimpleGrid cols={{ base: 1, md: 2 }} spacing={40}>
+          <MatrixSketch />
+          <Stack gap="sm" justify="center">
+            <Title order={2}>{t('Every unit at every stage')}</Title>
+            <Text c="dimmed">
+              {t(
+                'Each unit gets a task at every stage of its pipeline. The matrix shows all of them at once: what is waiting, what is in review, what came back for edits and what is done.',
+              )}
+            </Text>
+          </Stack>
+        </SimpleGrid>
+        <Paper withBorder radius="md" p="xl" data-testid="landing-cta">
+          <Group justify="space-between" gap="lg">
+            <Stack gap={4}>
+              <Title order={2}>{t('Try it with your team')}</Title>
+              <Text c="dimmed">
+                {t(
+                  'Register, and a short quickstart walks you through your workspace, a project and a first pipeline.',
+                )}
+              </Text>
+            </Stack>
+            <Group>
+              <Button size="md" component={Link} to={paths.register()}>
+                {t('Register')}
+              </Button>
+              <Button size="md" variant="default" component={Link} to={paths.login()}>
+                {t('Log in')}
+              </Button>
+            </Group>
+          </Group>
+        </Paper>
       </Stack>
     </Container>
   );

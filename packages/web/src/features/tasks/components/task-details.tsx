@@ -18,6 +18,31 @@ function Field({ label, children }: { label: string; children: React.ReactNode }
   );
 }
 
+/** How the latest review round closed, once it has: accepted, returned to Edit, sent back, or overridden. */
+function RoundOutcome({ task }: { task: TTask }) {
+  const { t } = useTranslation();
+  const iteration = task.iteration;
+  if (!iteration?.closed || !iteration.outcome) return null;
+  const number = iteration.number;
+  const stageName = (id: number) => task.predecessors.find((p) => p.stage === id)?.stage_name;
+  const text = {
+    done: () => t('Round {{number}} closed: accepted', { number }),
+    edit: () => t('Round {{number}} closed: returned to Edit', { number }),
+    returned: () =>
+      t('Round {{number}} closed: sent back to {{stages}}', {
+        number,
+        stages: (iteration.return_to ?? []).flatMap((id) => stageName(id) ?? []).join(', '),
+      }),
+    overridden: () => t('Round {{number}} closed: the status was changed by hand', { number }),
+  }[iteration.outcome]();
+  const color = { done: 'teal', edit: 'orange', returned: 'orange', overridden: 'dimmed' }[iteration.outcome];
+  return (
+    <Text size="sm" fw={500} c={color} data-testid="task-round-outcome" data-outcome={iteration.outcome}>
+      {text}
+    </Text>
+  );
+}
+
 /** The Details tab: status and flags, where the task belongs, what the caller can do, the review round. */
 export function TaskDetails({ task, userId }: { task: TTask; userId: number | null }) {
   const { t } = useTranslation();
@@ -81,6 +106,7 @@ export function TaskDetails({ task, userId }: { task: TTask; userId: number | nu
               <Text size="sm" data-testid="task-iteration-number">
                 {t('Review round {{number}}', { number: iteration.number })}
               </Text>
+              <RoundOutcome task={task} />
               <Field label={t('Accepted by')}>
                 <Group gap={4} data-testid="task-accepted-by">
                   {iteration.accepted_by.length

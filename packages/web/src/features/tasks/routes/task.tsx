@@ -6,6 +6,7 @@ import { paths, type TTask } from '@stageline/shared';
 import { RecordView, useRecord } from '../../../shared/records';
 import { PageCard } from '../../../shared/ui/page-card';
 import { useSession } from '../../auth';
+import { CommentsPanel } from '../../comments';
 import { taskQueryOptions } from '../api';
 import { TaskContext } from '../components/task-context';
 import { TaskDetails } from '../components/task-details';
@@ -83,6 +84,7 @@ function TaskView({ task }: { task: TTask }) {
           <TaskDiagram pipelineId={task.pipeline.id} stageId={task.stage.id} />
         </Tabs.Panel>
       </Tabs>
+      <CommentsPanel target={{ task: task.id }} workspaceId={task.project.workspace} />
     </PageCard>
   );
 }

@@ -2,7 +2,7 @@ import { Center, Loader, Skeleton, Stack, Text } from '@mantine/core';
 import { IconAlarm } from '@tabler/icons-react';
 import { useQueries, useQuery } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useRef } from 'react';
+import { memo, useMemo, useRef } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { paths, TaskStatusLabels, type TMatrixPage, type TTaskCell } from '@stageline/shared';
@@ -17,6 +17,7 @@ const NameWidth = 240;
 const CellWidth = 132;
 
 type TRow = TMatrixPage['rows'][number];
+const noStages: TMatrixPage['stages'] = [];
 type TStage = TMatrixPage['stages'][number];
 
 const StatusCell = memo(function StatusCell({ task, stage }: { task: TTaskCell | undefined; stage: TStage }) {
@@ -50,13 +51,16 @@ const StatusCell = memo(function StatusCell({ task, stage }: { task: TTaskCell |
   );
 });
 
+/** The columns in view: their stages, and the blank widths standing in for the columns before and after. */
+type TColumns = { stages: TStage[]; before: number; after: number };
+
 const MatrixRow = memo(function MatrixRow({
   row,
-  stages,
+  columns,
   projectId,
 }: {
   row: TRow | undefined;
-  stages: TStage[];
+  columns: TColumns;
   projectId: number;
 }) {
   const byStage = new Map(row?.tasks.map((task) => [task.stage, task]));
@@ -71,19 +75,22 @@ const MatrixRow = memo(function MatrixRow({
           <Skeleton height={12} width="70%" />
         )}
       </div>
-      {stages.map((stage) => (
+      <div className={classes.spacer} style={{ width: columns.before }} />
+      {columns.stages.map((stage) => (
         <div key={stage.id} className={classes.cellWrap} style={{ width: CellWidth }}>
           {row ? <StatusCell task={byStage.get(stage.id)} stage={stage} /> : <Skeleton height="100%" />}
         </div>
       ))}
+      <div className={classes.spacer} style={{ width: columns.after }} />
     </>
   );
 });
 
 /**
- * The unit × stage matrix (issue 6): only the rows in view are drawn (@tanstack/react-virtual), and
- * only their pages are asked for, one query per page, as the person scrolls. The header row and
- * the name column stay in place.
+ * The unit × stage matrix (issue 6): only the rows and the stage columns in view are drawn
+ * (@tanstack/react-virtual, one virtualizer each way), and only the rows' pages are asked for, one
+ * query per page, as the person scrolls. Columns come in the server's flow order (`flowOrder`). The
+ * header row and the name column stay in place.
  */
 export function UnitMatrix({
   filter,
@@ -98,7 +105,7 @@ export function UnitMatrix({
   const scroller = useRef<HTMLDivElement>(null);
   const first = useQuery(matrixPageQueryOptions(filter, 0, MatrixPageSize));
   const count = first.data?.count ?? 0;
-  const stages = first.data?.stages ?? [];
+  const stages = first.data?.stages ?? noStages;
 
   // The virtualizer re-renders this component on scroll by design; nothing here is memoized by a compiler.
   // eslint-disable-next-line react-hooks/incompatible-library
@@ -110,6 +117,28 @@ export function UnitMatrix({
     // Before the first measure (and in tests without layout), assume a screenful.
     initialRect: { width: 1200, height: 600 },
   });
+  const columnVirtualizer = useVirtualizer({
+    horizontal: true,
+    count: stages.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => CellWidth,
+    // The sticky name column comes first: column offsets start after it.
+    paddingStart: NameWidth,
+    overscan: 3,
+    initialRect: { width: 1200, height: 600 },
+  });
+  const visibleColumns = columnVirtualizer.getVirtualItems();
+  const firstColumn = visibleColumns[0]?.index ?? 0;
+  const endColumn = (visibleColumns[visibleColumns.length - 1]?.index ?? -1) + 1;
+  // One object per range of columns, so rows (memoized) redraw on a horizontal scroll only.
+  const columns = useMemo<TColumns>(
+    () => ({
+      stages: stages.slice(firstColumn, endColumn),
+      before: firstColumn * CellWidth,
+      after: (stages.length - endColumn) * CellWidth,
+    }),
+    [stages, firstColumn, endColumn],
+  );
   const items = virtualizer.getVirtualItems();
   const firstPage = items.length ? Math.floor(items[0]!.index / MatrixPageSize) : 0;
   const lastPage = items.length ? Math.floor(items[items.length - 1]!.index / MatrixPageSize) : 0;
@@ -152,7 +181,8 @@ export function UnitMatrix({
           <div className={classes.corner} style={{ width: NameWidth }} role="columnheader">
             {t('Unit')}
           </div>
-          {stages.map((stage) => (
+          <div className={classes.spacer} style={{ width: columns.before }} />
+          {columns.stages.map((stage) => (
             <div
               key={stage.id}
               className={classes.headCell}
@@ -165,6 +195,7 @@ export function UnitMatrix({
               {stage.name}
             </div>
           ))}
+          <div className={classes.spacer} style={{ width: columns.after }} />
         </div>
         <div className={classes.body} style={{ height: virtualizer.getTotalSize() }}>
           {items.map((item) => {
@@ -179,7 +210,7 @@ export function UnitMatrix({
                 data-index={item.index}
                 data-unit-id={row?.unit.id}
               >
-                <MatrixRow row={row} stages={stages} projectId={projectId} />
+                <MatrixRow row={row} columns={columns} projectId={projectId} />
               </div>
             );
           })}

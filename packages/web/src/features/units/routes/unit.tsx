@@ -3,12 +3,13 @@ import { IconEdit } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { can, paths, topologicalOrder, type TUnit } from '@stageline/shared';
+import { can, flowOrder, paths, type TUnit } from '@stageline/shared';
 import { useDates } from '../../../shared/i18n/use-dates';
 import { RecordDeleteButton, RecordView, type TRecord } from '../../../shared/records';
 import { PageCard } from '../../../shared/ui/page-card';
 import { pipelineQuery } from '../../pipelines/read-only';
 import { useOpenProject, useProject, useWorkspaceRole } from '../../projects';
+import { CommentsPanel } from '../../comments';
 import { TaskFlags, TaskStatusBadge, useMembers } from '../../tasks';
 import type { TUnitPatch } from '../api';
 import { useUnitRecord } from '../hooks/use-unit-record';
@@ -36,9 +37,7 @@ function UnitView({ unit, record }: { unit: TUnit; record: TRecord<TUnit, TUnitP
 
   const names = new Map((members.data ?? []).map((m) => [m.id, m.name]));
   const stages = pipeline.data
-    ? topologicalOrder(pipeline.data.nodes, pipeline.data.edges)
-        .map((id) => pipeline.data.nodes.find((n) => n.id === id))
-        .filter((n) => n?.kind === 'stage')
+    ? flowOrder(pipeline.data.nodes, pipeline.data.edges).map((id) => pipeline.data.nodes.find((n) => n.id === id))
     : [];
   const byStage = new Map(unit.tasks.map((task) => [task.stage, task]));
 
@@ -125,6 +124,7 @@ function UnitView({ unit, record }: { unit: TUnit; record: TRecord<TUnit, TUnitP
             </Table>
           </Table.ScrollContainer>
         )}
+        {project.data ? <CommentsPanel target={{ unit: unit.id }} workspaceId={project.data.workspace} /> : null}
       </Stack>
     </PageCard>
   );

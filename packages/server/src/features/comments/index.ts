@@ -1,0 +1,2 @@
+/** What other features use of comments: the routes. */
+export { commentsRoutes } from './routes';

@@ -1,0 +1,3 @@
+/** What other features use of live events: publishing in a transaction, pruning, the stream's routes. */
+export { EventRetentionMs, EventsChannel, publish, pruneEvents, type Audience, type TStoredEvent } from './publish';
+export { eventsRoutes } from './routes';

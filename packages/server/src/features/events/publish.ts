@@ -1,0 +1,46 @@
+import { lt, sql } from 'drizzle-orm';
+import type { TLiveEvent } from '@stageline/shared';
+import { schema, type Db } from '../../db';
+
+/** The NOTIFY channel every server process LISTENs on; the payload is the event row's id. */
+export const EventsChannel = 'stageline_events';
+
+/** How long event rows are kept for `Last-Event-ID` resumes (docs/live-updates.md). */
+export const EventRetentionMs = 24 * 60 * 60 * 1000;
+
+/** The events a change can publish (`reset` is made by the stream itself, never stored). */
+export type TStoredEvent = Exclude<TLiveEvent, { type: 'reset' }>;
+
+/** Who receives an event: one user, or every member of one workspace at the moment it is sent. */
+export type Audience = { user: number } | { workspace: number };
+
+/**
+ * Writes a live event in the caller's transaction and NOTIFYs every server process; PostgreSQL
+ * delivers the NOTIFY only if the transaction commits, so a rolled-back change is never streamed.
+ */
+export async function publish(tx: Db, audience: Audience, event: TStoredEvent): Promise<number> {
+  const [row] = await tx
+    .insert(schema.events)
+    .values({
+      userId: 'user' in audience ? audience.user : null,
+      workspaceId: 'workspace' in audience ? audience.workspace : null,
+      type: event.type,
+      payload: event.data,
+    })
+    .returning({ id: schema.events.id });
+  const id = row!.id;
+  await tx.execute(sql`select pg_notify(${EventsChannel}, ${String(id)})`);
+  return id;
+}
+
+/**
+ * Deletes event rows older than `olderThan` (the jobs run it with now − 24 h). A client resuming
+ * from a deleted id gets a `reset` event. Returns how many rows went.
+ */
+export async function pruneEvents(db: Db, olderThan: Date): Promise<number> {
+  const deleted = await db
+    .delete(schema.events)
+    .where(lt(schema.events.createdAt, olderThan))
+    .returning({ id: schema.events.id });
+  return deleted.length;
+}

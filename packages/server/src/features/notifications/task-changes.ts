@@ -1,0 +1,96 @@
+import { and, asc, eq, isNotNull } from 'drizzle-orm';
+import type { TIteration, TTaskStatus } from '@stageline/shared';
+import { schema, type Db } from '../../db';
+import { publish } from '../events';
+import { excerpt } from './presenter';
+import { notify } from './service';
+
+/** A task's state as notifications compare it before and after a change. */
+export type TaskSnapshot = {
+  status: TTaskStatus;
+  assignees: readonly number[];
+  reviewers: readonly number[];
+  iteration: TIteration | null;
+};
+
+export type TaskChange = {
+  task: { id: number; unitId: number; stageId: number; pipelineId: number };
+  before: TaskSnapshot;
+  after: TaskSnapshot;
+  /** People, due date or use-stage-defaults were edited (a `task` event even without a status change). */
+  edited?: boolean;
+  /** Sent back to Edit by a successor's rejection, with its comment. */
+  sentBack?: { comment: string };
+};
+
+const added = (before: readonly number[], after: readonly number[]) => after.filter((id) => !before.includes(id));
+
+/** The comments given with the reactions of one round, in order (the `text` of accepted / rejected). */
+async function reactionComments(tx: Db, taskId: number, iteration: number, verdict: 'accept' | 'reject') {
+  const rows = await tx
+    .select({ comment: schema.taskHistory.comment })
+    .from(schema.taskHistory)
+    .where(
+      and(
+        eq(schema.taskHistory.taskId, taskId),
+        eq(schema.taskHistory.iteration, iteration),
+        eq(schema.taskHistory.action, verdict),
+        isNotNull(schema.taskHistory.comment),
+      ),
+    )
+    .orderBy(asc(schema.taskHistory.id));
+  return rows
+    .map((r) => r.comment?.trim() ?? '')
+    .filter(Boolean)
+    .join('\n\n');
+}
+
+/**
+ * What the task calls tell others, in their transaction: a `task` live event to the workspace for
+ * every task whose status, people or due date changed, and the notifications of domain.md §5 —
+ * `assigned` / `reviewer_added` to people who newly became effective assignees / reviewers,
+ * `review_requested` to the reviewers of a task that entered review, `accepted` / `rejected` to the
+ * assignees when a round closes (with the reactions' comments), `rejected` to the assignees of a
+ * task sent back by a successor's rejection. The actor is never notified.
+ */
+export async function reportTaskChanges(
+  tx: Db,
+  { actorId, workspaceId, changes }: { actorId: number; workspaceId: number; changes: TaskChange[] },
+): Promise<void> {
+  for (const { task, before, after, edited, sentBack } of changes) {
+    if (before.status === after.status && !edited) continue;
+    await publish(
+      tx,
+      { workspace: workspaceId },
+      {
+        type: 'task',
+        data: { id: task.id, unit: task.unitId, stage: task.stageId, pipeline: task.pipelineId, status: after.status },
+      },
+    );
+    const base = { actorId, workspaceId, taskId: task.id, unitId: task.unitId };
+    await notify(tx, { ...base, kind: 'assigned', recipients: added(before.assignees, after.assignees) });
+    await notify(tx, { ...base, kind: 'reviewer_added', recipients: added(before.reviewers, after.reviewers) });
+    if (before.status !== 'review' && after.status === 'review') {
+      await notify(tx, { ...base, kind: 'review_requested', recipients: after.reviewers });
+    }
+    const round = after.iteration;
+    const closedNow =
+      round !== null &&
+      round.closed &&
+      before.iteration?.number === round.number &&
+      !before.iteration.closed &&
+      round.outcome !== 'overridden';
+    if (closedNow) {
+      const verdict = round.outcome === 'done' ? 'accept' : 'reject';
+      await notify(tx, {
+        ...base,
+        kind: verdict === 'accept' ? 'accepted' : 'rejected',
+        recipients: after.assignees,
+        text: excerpt(await reactionComments(tx, task.id, round.number, verdict)),
+      });
+    }
+    if (sentBack && before.status !== after.status) {
+      await notify(tx, { ...base, kind: 'rejected', recipients: after.assignees, text: excerpt(sentBack.comment) });
+    }
+  }
+}

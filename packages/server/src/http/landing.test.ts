@@ -1,0 +1,65 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { buildTestApp, createTestDatabase, type TestApp } from '../../test/helpers';
+import type { Database } from '../db';
+
+const indexHtml = '<!doctype html><html lang="en"><body><div id="root"></div></body></html>';
+const landing = (language: string) => `<!doctype html><html lang="${language}" data-prerendered="${language}"></html>`;
+
+let database: Database;
+let distDir: string;
+let t: TestApp;
+let closed: TestApp;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  distDir = await mkdtemp(path.join(os.tmpdir(), 'stageline-landing-'));
+  await mkdir(path.join(distDir, 'landing'));
+  await writeFile(path.join(distDir, 'index.html'), indexHtml);
+  for (const language of ['en', 'ru'])
+    await writeFile(path.join(distDir, 'landing', `${language}.html`), landing(language));
+  t = await buildTestApp({ database, webDistDir: distDir });
+  closed = await buildTestApp({ database, webDistDir: distDir, config: { maintenance: true } });
+});
+afterAll(async () => {
+  await t?.close();
+  await closed?.close();
+  await rm(distDir, { recursive: true, force: true });
+  await database?.close();
+});
+
+describe('the prerendered landing page at /', () => {
+  test.each([
+    ['ru-RU,ru;q=0.9,en;q=0.8', 'ru'],
+    ['en-GB', 'en'],
+    ['de-DE', 'en'],
+    [undefined, 'en'],
+  ])('Accept-Language %s gets the %s page, revalidated and varying by language', async (header, language) => {
+    const response = await t.app.inject({
+      method: 'GET',
+      url: '/',
+      headers: header ? { 'accept-language': header } : {},
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toMatch(/^text\/html/);
+    expect(response.headers['cache-control']).toBe('no-cache');
+    expect(response.headers.vary).toContain('Accept-Language');
+    expect(response.headers['content-security-policy']).toContain("script-src 'self'");
+    expect(response.body).toBe(landing(language));
+  });
+
+  test('HEAD answers like GET; other pages still get the app', async () => {
+    const head = await t.app.inject({ method: 'HEAD', url: '/' });
+    expect(head.statusCode).toBe(200);
+    const page = await t.app.inject({ method: 'GET', url: '/register', headers: { 'accept-language': 'ru' } });
+    expect(page.body).toBe(indexHtml);
+  });
+
+  test('in maintenance mode / is the app, which shows the maintenance text', async () => {
+    const response = await closed.app.inject({ method: 'GET', url: '/', headers: { 'accept-language': 'ru' } });
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toBe(indexHtml);
+  });
+});

@@ -1,0 +1,69 @@
+import { MantineProvider } from '@mantine/core';
+import i18next from 'i18next';
+import { renderToString } from 'react-dom/server';
+import { I18nextProvider, initReactI18next } from 'react-i18next';
+import { MemoryRouter, Route, Routes } from 'react-router';
+import type { TLanguage } from '@stageline/shared';
+import { baseI18nOptions } from '@stageline/shared/i18n';
+import LandingScreen from '../../features/public/routes/landing';
+import { PublicLayout } from '../layouts/public-layout';
+import { theme } from '../theme';
+
+/** Escapes text for an HTML attribute or element. */
+const escape = (text: string) =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+/**
+ * The landing page of `language` as a whole HTML document: the built `index.html` (its styles and
+ * the app's script) plus the landing chunk's `stylesheets` and, for visitors without JavaScript,
+ * each scheme's rules as stylesheets of their own, with the landing's markup inside `#root`, so it paints before any
+ * script runs; the app then renders the same route over it. `data-prerendered` tells theme-init.js
+ * and main.tsx which language the markup is in.
+ */
+export function renderLandingPage(
+  template: string,
+  language: TLanguage,
+  { stylesheets = [], withoutScript }: { stylesheets?: string[]; withoutScript?: { light: string; dark: string } } = {},
+): string {
+  const i18n = i18next.createInstance();
+  void i18n.use(initReactI18next).init({ ...baseI18nOptions, lng: language, initAsync: false });
+  const markup = renderToString(
+    <I18nextProvider i18n={i18n}>
+      <MantineProvider theme={theme} defaultColorScheme="light">
+        <MemoryRouter>
+          <Routes>
+            <Route element={<PublicLayout />}>
+              <Route index element={<LandingScreen />} />
+            </Route>
+          </Routes>
+        </MemoryRouter>
+      </MantineProvider>
+    </I18nextProvider>,
+  );
+  const description = i18n.t(
+    'Draw your process as a diagram of stages. Stageline creates a task for every unit at every stage, routes it to its reviewers and shows where each piece of work stands.',
+  );
+  return (
+    template
+      .replace(/<html lang="[^"]*"/, `<html lang="${language}" data-prerendered="${language}"`)
+      .replace(
+        /<meta\s+name="description"\s+content="[^"]*"\s*\/>/,
+        () => `<meta name="description" content="${escape(description)}" />`,
+      )
+      .replace('</head>', () =>
+        [
+          ...stylesheets.map((href) => `<link rel="stylesheet" crossorigin href="${escape(href)}">`),
+          '<style>html[data-landing-stale] [data-landing]{visibility:hidden}</style>',
+          // Without script nothing sets the scheme attribute: light rules, then dark ones when preferred.
+          withoutScript
+            ? `<noscript><link rel="stylesheet" href="${escape(withoutScript.light)}"><link rel="stylesheet" href="${escape(withoutScript.dark)}" media="(prefers-color-scheme: dark)"></noscript>`
+            : '',
+          '</head>',
+        ].join(''),
+      )
+      // The landing page works without script: no "needs JavaScript" notice under it.
+      .replace(/<noscript>[^<]*<\/noscript>/, '')
+      // Replacer functions: the markup is inserted as is, never read as `$&`-style patterns.
+      .replace('<div id="root"></div>', () => `<div id="root"><div data-landing="${language}">${markup}</div></div>`)
+  );
+}

@@ -1,0 +1,93 @@
+import type { QueryClient } from '@tanstack/react-query';
+import type { EventSourceMessage } from 'eventsource-parser';
+import { ZLiveEvent, type TLiveEvent, type TMe } from '@stageline/shared';
+import { meQueryKey } from '../../auth';
+import { applyCommentEvent } from '../../comments';
+import { projectKeys } from '../../projects';
+import { taskKeys } from '../../tasks';
+import { unitKeys } from '../../units';
+import { notificationKeys } from '../api';
+import { showBrowserNotification } from '../lib/browser-notifications';
+import { describeNotification, notificationPath } from '../lib/describe';
+
+/**
+ * The pipelines feature keeps `['pipelines', id]` (a pipeline with its stage and task counters) and
+ * `['pipelines', 'list', projectId]` (the list with counters); it loads lazily, so its keys are
+ * named here rather than imported into the shell.
+ */
+const pipelineKey = (id: number) => ['pipelines', id] as const;
+const pipelineListsKey = ['pipelines', 'list'] as const;
+
+/** An SSE message as a live event: `event:` names the type, `data:` is its JSON. Null if unknown. */
+export function parseLiveMessage(message: EventSourceMessage): TLiveEvent | null {
+  let data: unknown;
+  try {
+    data = JSON.parse(message.data);
+  } catch {
+    return null;
+  }
+  const wrapped =
+    typeof data === 'object' && data !== null && 'type' in data && 'data' in data
+      ? data
+      : { type: message.event ?? 'message', data };
+  const parsed = ZLiveEvent.safeParse(wrapped);
+  return parsed.success ? parsed.data : null;
+}
+
+export type TDispatchDeps = {
+  queryClient: QueryClient;
+  t: (key: string, params?: Record<string, unknown>) => string;
+  toast: (toast: { kind: 'info'; title: string; message: string }) => void;
+  navigate: (path: string) => void;
+};
+
+/** What each live event changes in the query cache and on the screen (docs/live-updates.md). */
+export function dispatchLiveEvent(event: TLiveEvent, deps: TDispatchDeps): void {
+  const { queryClient } = deps;
+  const invalidate = (queryKey: readonly unknown[]) => void queryClient.invalidateQueries({ queryKey });
+  switch (event.type) {
+    case 'notification': {
+      invalidate(notificationKeys.all);
+      const sentence = describeNotification(event.data, deps.t);
+      deps.toast({ kind: 'info', title: deps.t('New notification'), message: sentence });
+      const me = queryClient.getQueryData<TMe>(meQueryKey);
+      showBrowserNotification(
+        {
+          enabled: me?.notify_browser === true,
+          title: sentence,
+          body: event.data.text,
+          tag: `stageline-notification-${event.data.id}`,
+          path: notificationPath(event.data),
+        },
+        deps.navigate,
+      );
+      return;
+    }
+    case 'comment':
+      applyCommentEvent(event.data);
+      return;
+    case 'task':
+      invalidate(taskKeys.detail(event.data.id));
+      invalidate(taskKeys.lists()); // My work
+      invalidate(unitKeys.detail(event.data.unit));
+      invalidate(unitKeys.matrices());
+      invalidate(pipelineKey(event.data.pipeline));
+      invalidate(pipelineListsKey);
+      return;
+    case 'units':
+      void queryClient.invalidateQueries({
+        queryKey: unitKeys.matrices(),
+        predicate: (query) => {
+          const filter = query.queryKey[2] as { pipeline?: number } | undefined;
+          return filter?.pipeline === undefined || filter.pipeline === event.data.pipeline;
+        },
+      });
+      invalidate(pipelineKey(event.data.pipeline));
+      invalidate(pipelineListsKey);
+      invalidate(projectKeys.detail(event.data.project));
+      return;
+    case 'reset':
+      void queryClient.invalidateQueries();
+      return;
+  }
+}

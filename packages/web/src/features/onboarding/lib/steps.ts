@@ -1,0 +1,32 @@
+import type { TOnboarding } from '@stageline/shared';
+
+/** The quickstart's steps, in order (product.md §2 onboarding). */
+export const QuickstartSteps = ['welcome', 'account', 'workspace', 'project', 'pipeline', 'done'] as const;
+export type TQuickstartStep = (typeof QuickstartSteps)[number];
+
+export type TProgress = {
+  signedIn: boolean;
+  onboarding: TOnboarding | null;
+  hasWorkspace: boolean;
+  hasProject: boolean;
+  hasPipeline: boolean;
+};
+
+/**
+ * Where the quickstart opens: a visitor or a newcomer with nothing yet starts at the welcome; anyone
+ * else resumes at the first step whose record does not exist yet (the done step when all do).
+ */
+export function startStep(progress: TProgress): TQuickstartStep {
+  if (!progress.signedIn) return 'welcome';
+  const missing: TQuickstartStep = !progress.hasWorkspace
+    ? 'workspace'
+    : !progress.hasProject
+      ? 'project'
+      : !progress.hasPipeline
+        ? 'pipeline'
+        : 'done';
+  return missing === 'workspace' && progress.onboarding === 'pending' ? 'welcome' : missing;
+}
+
+/** The index of a step for the Stepper. */
+export const stepIndex = (step: TQuickstartStep) => QuickstartSteps.indexOf(step);
