@@ -5,8 +5,11 @@ import { AppError } from '../../http/errors';
 import { isSessionLive } from './sessions';
 import { verifyToken, type TokenKeys } from './tokens';
 
-/** The signed-in caller: who, and through which session (the access token's `sid`). */
-export type AuthUser = { id: number; sessionId: number };
+/**
+ * The signed-in caller: who, through which session (the access token's `sid`), and until when the
+ * token is valid (epoch ms; long-lived responses such as the event stream end there).
+ */
+export type AuthUser = { id: number; sessionId: number; tokenExpiresAt: number };
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -38,7 +41,7 @@ export async function readCaller(request: FastifyRequest, db: Db, keys: TokenKey
   if (!claims || !(await isSessionLive(db, { userId: claims.userId, sessionId: claims.sid }))) {
     throw new AppError('token_not_valid');
   }
-  return { id: claims.userId, sessionId: claims.sid };
+  return { id: claims.userId, sessionId: claims.sid, tokenExpiresAt: (claims.exp ?? 0) * 1000 };
 }
 
 /** Decorates `request.user` and `app.authenticate` for every feature. */

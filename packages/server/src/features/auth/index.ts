@@ -5,7 +5,7 @@ export { consumeCode } from './codes';
 export { hashPassword } from './passwords';
 export { defaultAuthLimits, type AuthLimits, type RateRule } from './rate-limits';
 export { loadSigningSecret } from './secret';
-export { issueSession, listSessions, revokeSession, revokeUserSessions } from './sessions';
+export { isSessionLive, issueSession, listSessions, revokeSession, revokeUserSessions } from './sessions';
 export { createKeys, hashSecret, randomToken, type TokenKeys } from './tokens';
 export { assertAvailable, findUserByEmail, findUserById, findUserByLogin, isUniqueViolation } from './users-lookup';
 export { beginSecondFactor } from './service';

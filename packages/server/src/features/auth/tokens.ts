@@ -47,7 +47,7 @@ export async function verifyToken<T extends Claims['typ']>(
   keys: TokenKeys,
   token: string,
   typ: T,
-): Promise<(Extract<Claims, { typ: T }> & { userId: number }) | null> {
+): Promise<(Extract<Claims, { typ: T }> & { userId: number; exp?: number }) | null> {
   try {
     const { payload } = await jwtVerify(token, keys.jwt, { algorithms: ['HS256'] });
     if (payload.typ !== typ) return null;

@@ -1,13 +1,16 @@
 import { desc, eq, lte, sql } from 'drizzle-orm';
 import type { TComment } from '@stageline/shared';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { decodeJwt, SignJWT } from 'jose';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { schema } from '../../db';
 import { relaxedLimits } from '../../../test/accounts';
 import { buildTestApp, type TestApp } from '../../../test/helpers';
 import { buildComment, listening, openStream, type Message, type Stream } from '../../../test/live';
 import { buildFlow, buildUnit, taskAt } from '../../../test/units';
 import { as, buildTeam } from '../../../test/workspaces';
+import { createKeys, loadSigningSecret } from '../auth';
 import { publish, pruneEvents } from './publish';
+import { HeartbeatMs } from './routes';
 
 let t: TestApp;
 let base: string;
@@ -272,5 +275,42 @@ describe('GET events/', () => {
     expect(await pruneEvents(t.database.db, new Date(Date.now() - 24 * 3600 * 1000))).toBe(0);
     const [still] = await t.database.db.select().from(schema.events).where(eq(schema.events.id, newest!.id));
     expect(still).toBeDefined();
+  });
+
+  test('a stream ends when the token that opened it expires; the client resumes with a fresh one', async () => {
+    const { team } = await scene();
+    const claims = decodeJwt(team.member.headers.authorization.replace(/^Bearer /, ''));
+    const keys = createKeys(await loadSigningSecret(t.database.db, t.config));
+    const shortLived = await new SignJWT({ typ: 'access', sub: claims.sub, sid: claims.sid })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setExpirationTime(Math.floor(Date.now() / 1000) + 2)
+      .sign(keys.jwt);
+    const stream = await open(base, { headers: { authorization: `Bearer ${shortLived}` } });
+    expect(stream.response.status).toBe(200);
+    const endedAt = await Promise.race([
+      stream.ended.then(() => Date.now()),
+      new Promise<null>((resolve) => setTimeout(() => resolve(null), 8_000)),
+    ]);
+    expect(endedAt).not.toBeNull();
+  });
+
+  test('a revoked session stops receiving at the next heartbeat', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    try {
+      const { team, task } = await scene();
+      const stream = await open(base, team.member);
+      await t.database.db
+        .update(schema.sessions)
+        .set({ revokedAt: new Date() })
+        .where(eq(schema.sessions.userId, team.member.id));
+      vi.advanceTimersByTime(HeartbeatMs);
+      await stream.ended;
+      expect(stream.messages.filter((m) => m.event === 'comment')).toEqual([]);
+      // Made after the revocation: it never reaches the closed stream.
+      await buildComment(t, team.owner, { task });
+      expect(stream.messages.filter((m) => m.event === 'comment')).toEqual([]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

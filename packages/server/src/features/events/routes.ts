@@ -2,7 +2,7 @@ import { PassThrough } from 'node:stream';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Database } from '../../db';
-import { callerOf } from '../auth';
+import { callerOf, isSessionLive } from '../auth';
 import { EventHub, type EventRow, type HubOptions } from './hub';
 import { replayFor } from './replay';
 
@@ -73,7 +73,8 @@ export const eventsRoutes: FastifyPluginAsyncZod<{ database: Database; hub?: Hub
       },
     },
     async (request, reply) => {
-      const userId = callerOf(request).id;
+      const caller = callerOf(request);
+      const userId = caller.id;
       const lastId = lastEventIdOf(request.headers['last-event-id'], request.query.last_event_id);
       const stream = new PassThrough();
       let live = false;
@@ -94,12 +95,23 @@ export const eventsRoutes: FastifyPluginAsyncZod<{ database: Database; hub?: Hub
           else if (!replayed.has(row.id)) send(row);
         },
       });
-      const heartbeat = setInterval(() => write(': heartbeat\n\n'), HeartbeatMs);
+      // A signed-out (revoked) session stops receiving by the next heartbeat.
+      const heartbeat = setInterval(() => {
+        write(': heartbeat\n\n');
+        isSessionLive(database.db, { userId, sessionId: caller.sessionId }).then(
+          (live) => live || end(),
+          () => undefined,
+        );
+      }, HeartbeatMs);
       heartbeat.unref();
+      // The stream lives no longer than the token that opened it: the client resumes with a fresh one.
+      const expiry = setTimeout(() => end(), Math.max(0, caller.tokenExpiresAt - Date.now()));
+      expiry.unref();
       function end() {
         if (ended) return;
         ended = true;
         clearInterval(heartbeat);
+        clearTimeout(expiry);
         unsubscribe();
         open.delete(end);
         stream.end();
