@@ -62,6 +62,7 @@ test('comments and notifications arrive live, and comment text never runs', asyn
   await expect(bList.locator(`[data-mention="${boris.username}"]`)).toHaveText(`@${boris.username}`);
   await expect(bList.locator('strong')).toHaveText('thanks');
   await expect(b.getByTestId('notifications-badge')).toHaveText('1');
+  await expect(b.getByTestId('notifications-bell')).toHaveAccessibleName('Notifications: 1 unread');
   expect(await b.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);
 
   // Classic payloads, posted through the composer, are text on both screens.

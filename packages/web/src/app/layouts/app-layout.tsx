@@ -28,7 +28,7 @@ import { Link, Outlet, useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { paths, StorageKeys } from '@stageline/shared';
 import { displayName, RequireSession, UserAvatar, useCurrentUser } from '../../features/auth';
-import { LiveEvents, UnreadBadge } from '../../features/notifications';
+import { LiveEvents, NotificationsBell, UnreadBadge } from '../../features/notifications';
 import { QuickstartBanner } from '../../features/onboarding';
 import { WorkspaceSwitcher } from '../../features/workspaces';
 import { useShellStore } from '../../shared/lib/shell-store';
@@ -133,6 +133,7 @@ function AppShellLayout() {
             </div>
           </Group>
           <HeaderTools>
+            <NotificationsBell />
             <Menu position="bottom-end" withinPortal>
               <Menu.Target>
                 <UnstyledButton aria-label={t('Account menu: {{name}}', { name })} data-testid="app-menu">

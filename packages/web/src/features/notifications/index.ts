@@ -1,5 +1,6 @@
 /** What the rest of the app may use of the notifications feature (STYLE.md: features talk through exports). */
 export { LiveEvents } from './live/live-events';
 export { UnreadBadge } from './components/unread-badge';
+export { NotificationsBell } from './components/notifications-bell';
 export { notificationKeys, useUnreadCount } from './api';
 export { askBrowserPermission, browserPermission, type TBrowserPermission } from './lib/browser-notifications';

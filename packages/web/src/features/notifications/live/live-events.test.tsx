@@ -88,6 +88,8 @@ describe('live events in the app', () => {
       })}\n\n`,
     );
     await waitFor(() => expect(screen.getByTestId('notifications-badge')).toHaveTextContent('1'));
+    // The header's bell carries the count too (visible with the sidebar closed or turned off).
+    expect(screen.getByTestId('notifications-bell')).toHaveAccessibleName('Notifications: 1 unread');
     expect(await screen.findByText('Bob mentioned you in Shot 1 · Compositing')).toBeInTheDocument();
 
     close();
