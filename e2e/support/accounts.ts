@@ -43,13 +43,19 @@ export async function registerUser(
   const username = options.username ?? uniqueName('user');
   const email = `${username}@example.test`;
   const password = options.password ?? 'correct horse battery staple';
+  // Each user arrives from an address of its own (the server trusts X-Forwarded-For in the e2e run).
+  const address = `10.${[...randomBytes(3)].join('.')}`;
   const registered = await request.post('/api/users/register/', {
     data: { username, email, password, first_name: options.firstName ?? '', language: options.language ?? 'en' },
+    headers: { 'x-forwarded-for': address },
   });
   if (registered.status() !== 201) throw new Error(`register: ${registered.status()} ${await registered.text()}`);
   const { ephemeral_token } = (await registered.json()) as { ephemeral_token: string };
   const code = await nextCode(email);
-  const checked = await request.post('/api/otp/check/', { data: { code, ephemeral_token } });
+  const checked = await request.post('/api/otp/check/', {
+    data: { code, ephemeral_token },
+    headers: { 'x-forwarded-for': address },
+  });
   if (!checked.ok()) throw new Error(`otp/check: ${checked.status()} ${await checked.text()}`);
   const tokens = (await checked.json()) as { access: string; refresh: string };
   const me = await request.get('/api/users/me/', { headers: { Authorization: `Bearer ${tokens.access}` } });

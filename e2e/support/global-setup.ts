@@ -7,7 +7,9 @@ import { startServer } from './server';
  */
 export default async function globalSetup() {
   const relay = await startMailRelay();
-  const server = await startServer({ SMTP_URL: relay.smtpUrl });
+  // Behind a trusted proxy, as in production: registerUser() signs its many test users up from
+  // addresses of their own, so the per-address sign-up limit stays real for the browser journeys.
+  const server = await startServer({ SMTP_URL: relay.smtpUrl, TRUST_PROXY: 'true' });
   process.env.E2E_BASE_URL = server.url;
   process.env.E2E_MAIL_URL = relay.httpUrl;
   process.env.E2E_SMTP_URL = relay.smtpUrl;
