@@ -91,7 +91,7 @@ test('comments and notifications arrive live, and comment text never runs', asyn
   await snap(b, 'comments-panel-en-light');
 
   // The notification: open the screen, see it unread, open it (marks it read), the badge clears.
-  await b.getByRole('link', { name: /Notifications/ }).click();
+  await b.getByTestId('notifications-bell').click();
   await expect(b).toHaveURL(/\/app\/notifications$/);
   const item = b.getByTestId('notification').first();
   await expect(item.getByTestId('notification-text')).toHaveText(/Alice mentioned you in Shot 1 · Layout/);
