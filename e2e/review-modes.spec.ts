@@ -18,7 +18,7 @@ async function react(page: Page, verdict: 'accept' | 'reject', comment?: string)
   await expect(page.getByTestId(`${verdict}-dialog`)).toBeHidden();
 }
 
-test('each reviewer, wait: a rejection waits for every reaction, then the task goes to Edit', async ({
+test('each reviewer, wait: a rejection waits for every reaction, goes to Edit; resubmitted, Done needs both', async ({
   browser,
   baseURL,
   request,
@@ -66,11 +66,22 @@ test('each reviewer, wait: a rejection waits for every reaction, then the task g
   await a.goto(`/app/tasks/${task}`);
   await expect(status(a)).toHaveAttribute('data-status', 'edit');
   await expect(a.getByTestId('task-round-outcome')).toHaveText('Round 1 closed: returned to Edit');
+
+  // Resubmitted: a new round, where Done needs both acceptances, the first one waits.
+  await a.getByTestId('task-submit').click();
+  await expect(status(a)).toHaveAttribute('data-status', 'review');
+  await react(a, 'accept');
+  await expect(a.getByTestId('task-accepted-by')).toContainText('Lena');
+  await expect(status(a)).toHaveAttribute('data-status', 'review');
+  await b.goto(`/app/tasks/${task}`);
+  await react(b, 'accept');
+  await expect(status(b)).toHaveAttribute('data-status', 'done');
+  await expect(b.getByTestId('task-round-outcome')).toHaveText('Round 2 closed: accepted');
   await a.context().close();
   await b.context().close();
 });
 
-test('any reviewer: the first reaction decides, accept → Done and reject → Edit', async ({
+test('any reviewer: the first reaction decides, accept → Done, reject → Edit, resubmit → Done', async ({
   browser,
   baseURL,
   request,
@@ -114,6 +125,13 @@ test('any reviewer: the first reaction decides, accept → Done and reject → E
   await b.goto(`/app/tasks/${second}`);
   await expect(status(b)).toHaveAttribute('data-status', 'edit');
   await expect(b.getByTestId('task-reject')).toBeHidden();
+
+  // Resubmitted after the edit: again the first reaction decides.
+  await b.getByTestId('task-submit').click();
+  await expect(status(b)).toHaveAttribute('data-status', 'review');
+  await react(b, 'accept');
+  await expect(status(b)).toHaveAttribute('data-status', 'done');
+  await expect(b.getByTestId('task-round-outcome')).toHaveText('Round 2 closed: accepted');
   await a.context().close();
   await b.context().close();
 });
