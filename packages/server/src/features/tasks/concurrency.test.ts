@@ -1,6 +1,6 @@
 import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { TReviewMode, TTask } from '@stageline/shared';
+import type { TPipeline, TReviewMode, TTask } from '@stageline/shared';
 import { schema } from '../../db';
 import { relaxedLimits } from '../../../test/accounts';
 import { buildTestApp, type TestApp } from '../../../test/helpers';
@@ -111,6 +111,57 @@ describe.skipIf(!onPostgres)('two reviewers at the same instant (PostgreSQL)', (
       expect(rows).toHaveLength(1);
       const task = ok(await as(t, s.team.member)('GET', `/api/tasks/${s.id}/`));
       expect(task.status).toBe('review');
+    }
+  });
+
+  test('graph saves racing task actions: never a 500 or a deadlock left open, and every unit keeps one task per stage', async () => {
+    const team = await buildTeam(t);
+    const flow = await buildFlow(t, {
+      workspace: team.workspace,
+      stages: [{}, {}],
+      edges: [
+        ['root', 0],
+        [0, 1],
+        [1, 'end'],
+      ],
+    });
+    const units = [];
+    for (let i = 0; i < 6; i++) units.push(await buildUnit(t, team.member, flow));
+    const first = units.map((u) => taskAt(u, flow, 0));
+    const call = as(t, team.member);
+    for (let round = 0; round < rounds; round++) {
+      await setStatus(t, first, 'todo');
+      const pipeline = (await call('GET', `/api/pipelines/${flow.pipeline.id}/`)).json<TPipeline>();
+      const root = pipeline.nodes.find((n) => n.kind === 'root')!.id;
+      const end = pipeline.nodes.find((n) => n.kind === 'end')!.id;
+      // A parallel branch Start → new → End: its save creates a task for every unit while they move.
+      const save = call('PUT', `/api/pipelines/${flow.pipeline.id}/graph/`, {
+        version: pipeline.version,
+        nodes: [
+          ...pipeline.nodes.map(({ id, kind, name, x, y }) => ({ id, kind, name, x, y })),
+          { tmp_id: `branch${round}`, kind: 'stage', name: `Branch ${round}`, x: 300, y: 100 * round },
+        ],
+        edges: [
+          ...pipeline.edges,
+          { source: root, target: `branch${round}` },
+          { source: `branch${round}`, target: end },
+        ],
+      });
+      const responses = await Promise.all([save, ...first.map((id) => act(t, team.member, id, 'start'))]);
+      for (const response of responses) expect([200, 409], response.body).toContain(response.statusCode);
+    }
+    const stageRows = await t.database.db
+      .select({ id: schema.stages.id })
+      .from(schema.stages)
+      .where(and(eq(schema.stages.pipelineId, flow.pipeline.id), eq(schema.stages.kind, 'stage')));
+    const stageIds = stageRows.map((r) => r.id).sort();
+    expect(stageIds.length).toBeGreaterThan(2);
+    for (const unit of units) {
+      const rows = await t.database.db
+        .select({ stage: schema.tasks.stageId })
+        .from(schema.tasks)
+        .where(eq(schema.tasks.unitId, unit.id));
+      expect(rows.map((r) => r.stage).sort()).toEqual(stageIds);
     }
   });
 });
