@@ -7,5 +7,5 @@
 export { PipelineDiagram } from './components/pipeline-diagram';
 export { pipelineQuery, usePipeline } from './api';
 export { pipelinesQueryOptions, usePipelines } from './crud-api';
-export { needsLayout, pipelineToSnapshot, type TFlowNode } from './lib/graph-model';
+export { needsLayout, pipelineToSnapshot, quickPositions, type TFlowNode } from './lib/graph-model';
 export { layoutGraph } from './lib/layout';

@@ -15,7 +15,6 @@ const LeaveDelayMs = 200;
  */
 export const StageEdge = memo(function StageEdge(props: EdgeProps) {
   const { id, sourceX, sourceY, targetX, targetY, sourcePosition, targetPosition, markerEnd, selected, style } = props;
-  const { t } = useTranslation();
   const actions = useFlowActions();
   const [hovered, setHovered] = useState(false);
   const leaveTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
@@ -52,28 +51,57 @@ export const StageEdge = memo(function StageEdge(props: EdgeProps) {
         <BaseEdge id={id} path={path} markerEnd={markerEnd} interactionWidth={16} style={edgeStyle} />
       </g>
       {actions && visible ? (
-        <EdgeLabelRenderer>
-          <ActionIcon
-            size="sm"
-            radius="xl"
-            color="red"
-            variant="filled"
-            className={`${classes.edgeDelete} nodrag nopan`}
-            style={{ transform: `translate(-50%, -50%) translate(${labelX}px, ${labelY}px)` }}
-            data-visible="true"
-            data-testid="flow-edge-delete"
-            data-edge={id}
-            aria-label={t('Remove connection')}
-            onMouseEnter={enter}
-            onMouseLeave={leave}
-            onClick={() => actions.removeEdge(id)}
-          >
-            <IconX size={12} />
-          </ActionIcon>
-        </EdgeLabelRenderer>
+        <EdgeDelete
+          id={id}
+          x={labelX}
+          y={labelY}
+          onEnter={enter}
+          onLeave={leave}
+          onRemove={() => actions.removeEdge(id)}
+        />
       ) : null}
     </>
   );
 });
+
+/** The delete button at an edge's middle; its own component, so hundreds of edges skip i18n. */
+function EdgeDelete({
+  id,
+  x,
+  y,
+  onEnter,
+  onLeave,
+  onRemove,
+}: {
+  id: string;
+  x: number;
+  y: number;
+  onEnter: () => void;
+  onLeave: () => void;
+  onRemove: () => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <EdgeLabelRenderer>
+      <ActionIcon
+        size="sm"
+        radius="xl"
+        color="red"
+        variant="filled"
+        className={`${classes.edgeDelete} nodrag nopan`}
+        style={{ transform: `translate(-50%, -50%) translate(${x}px, ${y}px)` }}
+        data-visible="true"
+        data-testid="flow-edge-delete"
+        data-edge={id}
+        aria-label={t('Remove connection')}
+        onMouseEnter={onEnter}
+        onMouseLeave={onLeave}
+        onClick={onRemove}
+      >
+        <IconX size={12} />
+      </ActionIcon>
+    </EdgeLabelRenderer>
+  );
+}
 
 export const edgeTypes = { stage: StageEdge };

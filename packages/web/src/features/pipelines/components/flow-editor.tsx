@@ -58,18 +58,23 @@ import { pipelineQuery, saveGraph } from '../api';
 import { useDialog } from '../hooks/use-dialog';
 import { useFullscreen } from '../hooks/use-fullscreen';
 import { connectionError } from '../lib/connection';
-import { createEditorStore, snapshotToStored, storedToSnapshot, type TEditorStore } from '../lib/editor-store';
+import {
+  createEditorStore,
+  snapshotToStored,
+  storedToSnapshot,
+  type TEditorState,
+  type TEditorStore,
+} from '../lib/editor-store';
 import {
   buildGraphSave,
   graphSignature,
   isTmpId,
   makeFlowEdge,
-  needsLayout,
   NodeSizes,
   tasksRemovedBy,
   type TFlowNode,
 } from '../lib/graph-model';
-import { layoutGraph, preloadLayout } from '../lib/layout';
+import { layoutGraph, preloadLayout, type TPoint } from '../lib/layout';
 import { clearPipelineState, readPipelineState, writePipelineState } from '../lib/local-state';
 import type { TFlowActions } from './flow-actions';
 import classes from './flow.module.css';
@@ -83,8 +88,23 @@ const deleteKeys = ['Delete', 'Backspace'];
 const multiKeys = ['Shift', 'Control', 'Meta'];
 const fitViewOptions = { padding: 0.15, maxZoom: 1.25 };
 
-// elk's worker starts while the pipeline is still being fetched: a 500-stage layout needs it warm.
+// elk's worker starts, and warms up, while the pipeline is still being fetched.
 preloadLayout();
+
+/** elk's layout of the graph in `from`, under way; `from` tells an edit made meanwhile. */
+type TPendingLayout = { from: TEditorState; result: Promise<Map<string, TPoint>> };
+function startLayout(from: TEditorState): TPendingLayout {
+  const nodes = from.nodes.map((n) => ({ id: n.id, width: n.width, height: n.height }));
+  return { from, result: layoutGraph(nodes, from.edges, from.layout) };
+}
+
+/** Whether any node moved, or the history moved on, since `before`: an edit made while elk worked. */
+function changedSince(before: TEditorState, now: TEditorState) {
+  if (now.history !== before.history || now.layout !== before.layout) return true;
+  if (now.nodes === before.nodes) return false;
+  const was = new Map(before.nodes.map((n) => [n.id, n.position]));
+  return now.nodes.some((n) => was.get(n.id) !== n.position);
+}
 
 /** The ids of the selected stages: read on demand, never kept in sync on every drag frame. */
 const selectedStageIds = (nodes: readonly TFlowNode[]) =>
@@ -113,10 +133,13 @@ export function FlowEditor({ pipeline, projectId }: { pipeline: TPipeline; proje
   const queryClient = useQueryClient();
   const flow = useReactFlow<TFlowNode>();
   const [store] = useState(() => createEditorStore(pipeline));
+  // Saved without positions: elk starts before the first render (which then overlaps it), not after.
+  const [firstLayout] = useState(() => (store.getState().provisional ? startLayout(store.getState()) : null));
   // Only values that change with an edit, never with a drag frame: the canvas below subscribes to
   // nodes and edges itself, so dragging re-renders neither the toolbar nor the dialogs.
   const layout = useStore(store, (s) => s.layout);
   const dirty = useStore(store, (s) => s.dirty);
+  const provisional = useStore(store, (s) => s.provisional);
   const canUndo = useStore(store, (s) => s.history.past.length > 0);
   const canRedo = useStore(store, (s) => s.history.future.length > 0);
   const stageCount = useStore(store, (s) => s.nodes.length - 2);
@@ -168,17 +191,20 @@ export function FlowEditor({ pipeline, projectId }: { pipeline: TPipeline; proje
     };
   }, [store, pipelineId]);
 
+  /**
+   * Lays the graph out with elk. `commit` false is the first layout of a pipeline saved without
+   * positions: it becomes the baseline (not an unsaved change), and is dropped if the user changed
+   * the graph meanwhile (the quick layout stays; Organize is one click away).
+   */
   const organize = useCallback(
-    async (commit = true) => {
+    async (commit = true, pending?: TPendingLayout) => {
       setOrganizing(true);
       try {
-        const s = store.getState();
-        const positions = await layoutGraph(
-          s.nodes.map((n) => ({ id: n.id, width: n.width, height: n.height })),
-          s.edges,
-          s.layout,
-        );
+        const { from, result } = pending ?? startLayout(store.getState());
+        const positions = await result;
+        if (!commit && changedSince(from, store.getState())) return;
         store.getState().applyPositions(positions, commit);
+        if (!commit) performance.mark('pipeline:organized');
         requestAnimationFrame(() => void flow.fitView(fitViewOptions));
       } finally {
         setOrganizing(false);
@@ -187,7 +213,8 @@ export function FlowEditor({ pipeline, projectId }: { pipeline: TPipeline; proje
     [store, flow],
   );
 
-  // --- on open: offer the unsaved copy of a previous session; lay out a graph without positions.
+  // --- on open: offer the unsaved copy of a previous session; a graph saved without positions shows
+  // the quick layout at once (the store's) and gets elk's when it is ready.
   const opened = useRef(false);
   useEffect(() => {
     if (opened.current) return;
@@ -204,9 +231,9 @@ export function FlowEditor({ pipeline, projectId }: { pipeline: TPipeline; proje
         }
         clearPipelineState(pipelineId);
       }
-      if (needsLayout(store.getState().nodes)) await organize(false);
+      if (firstLayout && store.getState().provisional) await organize(false, firstLayout);
     })();
-  }, [store, pipelineId, ask, organize, flow]);
+  }, [store, pipelineId, ask, organize, flow, firstLayout]);
 
   // --- leaving: in-app navigation asks; closing the tab warns. A change of the search alone is let
   // through on purpose: the editor reads nothing from it and stays mounted, so nothing is lost.
@@ -465,6 +492,7 @@ export function FlowEditor({ pipeline, projectId }: { pipeline: TPipeline; proje
       <div
         ref={canvasRef}
         className={fullscreen ? `${classes.editorCanvas} ${classes.fullscreen}` : classes.editorCanvas}
+        data-layout-pending={provisional ? 'true' : 'false'}
       >
         <EditorCanvas
           store={store}

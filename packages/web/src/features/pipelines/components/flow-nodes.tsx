@@ -1,5 +1,5 @@
 import { IconBolt, IconHourglass, IconUser } from '@tabler/icons-react';
-import { Handle, Position, type NodeProps } from '@xyflow/react';
+import { Handle, Position, useStore, type NodeProps, type ReactFlowState } from '@xyflow/react';
 import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ReviewModeLabels, TaskStatuses, TaskStatusLabels, type TReviewMode } from '@stageline/shared';
@@ -13,14 +13,40 @@ const modeIcons: Record<TReviewMode, typeof IconBolt> = {
   any: IconUser,
 };
 
+/**
+ * Below this zoom a stage's details are too small to read (a 500-stage pipeline fits the screen at
+ * about 0.05): stages draw as a box with the name only, which makes the first render of a large
+ * pipeline and every zoom-out frame several times lighter. Zooming in brings the details back.
+ */
+export const CompactZoom = 0.45;
+const zoomedOut = (s: ReactFlowState) => s.transform[2] < CompactZoom;
+
+/** Stage: the full node, or the compact one when zoomed out. */
+export const StageNode = memo(function StageNode(props: NodeProps<TFlowNode>) {
+  return useStore(zoomedOut) ? <CompactStage {...props} /> : <FullStage {...props} />;
+});
+
+/** Zoomed out: the name only (larger, so it stays legible longer), and the two handles. */
+function CompactStage({ id, data, selected, sourcePosition, targetPosition }: NodeProps<TFlowNode>) {
+  return (
+    <div
+      className={`${classes.node} ${classes.compact}`}
+      data-testid="flow-node"
+      data-id={id}
+      data-kind="stage"
+      data-compact="true"
+      data-selected={selected ? 'true' : 'false'}
+      data-highlighted={data.highlighted ? 'true' : 'false'}
+    >
+      <Handle type="target" position={targetPosition ?? Position.Left} className={classes.handle} />
+      <span className={classes.name}>{data.name}</span>
+      <Handle type="source" position={sourcePosition ?? Position.Right} className={classes.handle} />
+    </div>
+  );
+}
+
 /** Stage: name, review mode, task counters by status and overdue; a checkbox in the editor. */
-export const StageNode = memo(function StageNode({
-  id,
-  data,
-  selected,
-  sourcePosition,
-  targetPosition,
-}: NodeProps<TFlowNode>) {
+function FullStage({ id, data, selected, sourcePosition, targetPosition }: NodeProps<TFlowNode>) {
   const { t } = useTranslation();
   const actions = useFlowActions();
   const mode = data.stage?.review_mode;
@@ -79,7 +105,7 @@ export const StageNode = memo(function StageNode({
       <Handle type="source" position={sourcePosition ?? Position.Right} className={classes.handle} />
     </div>
   );
-});
+}
 
 /** Start: only an output. */
 export const RootNode = memo(function RootNode({ id, selected, sourcePosition }: NodeProps<TFlowNode>) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createEditorStore, snapshotToStored } from './editor-store';
-import { buildPipeline } from './fixtures';
+import { buildNode, buildPipeline } from './fixtures';
 
 describe('editor store', () => {
   it('adds, connects, undoes and redoes', () => {
@@ -88,5 +88,24 @@ describe('editor store', () => {
     expect(store.getState().dirty).toBe(true);
     store.getState().undo();
     expect(store.getState().layout).toBe('horizontal');
+  });
+
+  it('opens a pipeline saved without positions on the quick layout, until elk or an edit', () => {
+    const base = buildPipeline({ stages: 3 });
+    const pipeline = { ...base, nodes: base.nodes.map((n) => buildNode({ ...n, x: 0, y: 0 })) };
+    const store = createEditorStore(pipeline);
+    const s = () => store.getState();
+    expect(s().provisional).toBe(true);
+    expect(s().dirty).toBe(false);
+    const xs = s().nodes.map((n) => n.position.x);
+    expect(new Set(xs).size).toBe(xs.length); // a chain: one node per layer
+    s().applyPositions(new Map(s().nodes.map((n, i) => [n.id, { x: 300 * i, y: 10 }])), false);
+    expect(s().provisional).toBe(false);
+    expect(s().dirty).toBe(false);
+
+    const edited = createEditorStore(pipeline);
+    edited.getState().addStage({ x: 5, y: 5 }, 'New');
+    expect(edited.getState().provisional).toBe(false);
+    expect(createEditorStore(buildPipeline({ stages: 3 })).getState().provisional).toBe(false);
   });
 });

@@ -8,8 +8,11 @@ import {
   handlePositions,
   makeFlowEdge,
   makeFlowNode,
+  needsLayout,
   newTmpId,
+  nodeHandles,
   pipelineToSnapshot,
+  quickPositions,
   type TFlowEdge,
   type TFlowNode,
   type TGraphSnapshot,
@@ -29,6 +32,11 @@ export type TEditorState = {
   version: number;
   savedSignature: string;
   dirty: boolean;
+  /**
+   * The pipeline was saved without positions and shows the quick provisional layout until elk's
+   * arrives (`applyPositions`); any edit ends it too.
+   */
+  provisional: boolean;
 };
 
 export type TEditorActions = {
@@ -57,6 +65,23 @@ export type TEditorActions = {
 export type TEditorStore = ReturnType<typeof createEditorStore>;
 
 const snapshotOf = (s: TEditorState): TGraphSnapshot => ({ nodes: s.nodes, edges: s.edges, layout: s.layout });
+
+/**
+ * A pipeline as the editor opens it: a graph saved without positions (all at one point) gets the
+ * quick layout at once, so the first paint never waits for elk; `provisional` says so.
+ */
+export function openSnapshot(pipeline: TPipeline): { snapshot: TGraphSnapshot; provisional: boolean } {
+  const snapshot = pipelineToSnapshot(pipeline);
+  if (!needsLayout(snapshot.nodes)) return { snapshot, provisional: false };
+  const positions = quickPositions(snapshot);
+  return {
+    snapshot: {
+      ...snapshot,
+      nodes: snapshot.nodes.map((n) => ({ ...n, position: positions.get(n.id) ?? n.position })),
+    },
+    provisional: true,
+  };
+}
 
 /** The unsaved copy as a snapshot; saved stages keep their settings and counters from `pipeline`. */
 export function storedToSnapshot(stored: TStoredPipelineState, pipeline: TPipeline): TGraphSnapshot {
@@ -91,7 +116,7 @@ export function snapshotToStored(snapshot: TGraphSnapshot, version: number): Omi
  * the saved baseline.
  */
 export function createEditorStore(pipeline: TPipeline) {
-  const initial = pipelineToSnapshot(pipeline);
+  const { snapshot: initial, provisional } = openSnapshot(pipeline);
   return createStore<TEditorState & TEditorActions>()((set, get) => {
     const present = (snapshot: TGraphSnapshot, extra: Partial<TEditorState> = {}) => {
       const savedSignature = extra.savedSignature ?? get().savedSignature;
@@ -109,7 +134,7 @@ export function createEditorStore(pipeline: TPipeline) {
         graphSignature(snapshot) === graphSignature(state.history.present)
           ? { ...state.history, present: snapshot }
           : pushHistory(state.history, snapshot);
-      present(snapshot, { history });
+      present(snapshot, { history, provisional: false });
     };
     return {
       nodes: initial.nodes,
@@ -120,6 +145,7 @@ export function createEditorStore(pipeline: TPipeline) {
       version: pipeline.version,
       savedSignature: graphSignature(initial),
       dirty: false,
+      provisional,
 
       onNodesChange: (changes) => set({ nodes: applyNodeChanges(changes, get().nodes) }),
       onEdgesChange: (changes) => set({ edges: applyEdgeChanges(changes, get().edges) }),
@@ -167,7 +193,12 @@ export function createEditorStore(pipeline: TPipeline) {
         commitSnapshot({
           layout,
           edges: s.edges,
-          nodes: s.nodes.map((n) => ({ ...n, ...sides, position: { x: n.position.y, y: n.position.x } })),
+          nodes: s.nodes.map((n) => ({
+            ...n,
+            ...sides,
+            handles: nodeHandles(n.data.kind, layout),
+            position: { x: n.position.y, y: n.position.x },
+          })),
         });
       },
       applyPositions: (positions, commit = true) => {
@@ -179,7 +210,11 @@ export function createEditorStore(pipeline: TPipeline) {
         if (commit) commitSnapshot({ ...snapshotOf(s), nodes });
         else {
           const snapshot = { ...snapshotOf(s), nodes };
-          present(snapshot, { history: createHistory(snapshot), savedSignature: graphSignature(snapshot) });
+          present(snapshot, {
+            history: createHistory(snapshot),
+            savedSignature: graphSignature(snapshot),
+            provisional: false,
+          });
         }
       },
       highlight: (nodeIds) => {
@@ -191,12 +226,13 @@ export function createEditorStore(pipeline: TPipeline) {
         });
       },
       reset: (fresh) => {
-        const snapshot = pipelineToSnapshot(fresh);
+        const { snapshot, provisional: quick } = openSnapshot(fresh);
         present(snapshot, {
           history: createHistory(snapshot),
           pipeline: fresh,
           version: fresh.version,
           savedSignature: graphSignature(snapshot),
+          provisional: quick,
         });
       },
       restore: (stored) => {
@@ -206,7 +242,7 @@ export function createEditorStore(pipeline: TPipeline) {
       },
       revert: () => {
         const s = get();
-        commitSnapshot(pipelineToSnapshot(s.pipeline));
+        commitSnapshot(openSnapshot(s.pipeline).snapshot);
         set({ version: s.pipeline.version });
       },
       saved: (result) => {

@@ -1,6 +1,7 @@
-import type { Edge, Node } from '@xyflow/react';
+import type { Edge, Node, NodeHandle } from '@xyflow/react';
 import { MarkerType, Position } from '@xyflow/react';
 import type { TGraphSave, TLayout, TNodeKind, TPipeline, TPipelineNode, TTaskCountersDto } from '@stageline/shared';
+import { quickLayout, type TPoint } from './layout';
 
 /**
  * The editor's model of a pipeline graph. Node ids are strings: a saved node's id is its server id
@@ -47,6 +48,50 @@ export const NodeSizes: Record<TNodeKind, { width: number; height: number }> = {
   end: { width: 112, height: 40 },
 };
 
+/**
+ * The handles' box as drawn, centred on the node's border: React Flow's stylesheet sets 6 px (it
+ * wins over the size in flow.module.css `.handle`). If the drawn size changes, change this too:
+ * React Flow replaces these bounds with measured ones once a node is drawn.
+ */
+const HandleSize = 6;
+
+/**
+ * Where a node's handles are, declared up front (React Flow measures them only once a node is
+ * drawn): edges of nodes never drawn yet have their ends, and React Flow need not draw every node
+ * once just to measure it, so a large pipeline's first render holds only the nodes in view.
+ */
+export function nodeHandles(kind: TNodeKind, layout: TLayout): NodeHandle[] {
+  const { width, height } = NodeSizes[kind];
+  const { sourcePosition, targetPosition } = handlePositions(layout);
+  const half = HandleSize / 2;
+  const at = (position: Position) =>
+    position === Position.Right
+      ? { x: width - half, y: height / 2 - half }
+      : position === Position.Left
+        ? { x: -half, y: height / 2 - half }
+        : position === Position.Bottom
+          ? { x: width / 2 - half, y: height - half }
+          : { x: width / 2 - half, y: -half };
+  const handles: NodeHandle[] = [];
+  if (kind !== 'root')
+    handles.push({
+      type: 'target',
+      position: targetPosition,
+      ...at(targetPosition),
+      width: HandleSize,
+      height: HandleSize,
+    });
+  if (kind !== 'end')
+    handles.push({
+      type: 'source',
+      position: sourcePosition,
+      ...at(sourcePosition),
+      width: HandleSize,
+      height: HandleSize,
+    });
+  return handles;
+}
+
 /** One flow node; Start and End are never deletable (product.md §5). */
 export function makeFlowNode(
   input: {
@@ -65,8 +110,11 @@ export function makeFlowNode(
     type: nodeType(input.kind),
     position: { x: input.x, y: input.y },
     ...NodeSizes[input.kind],
+    // Known before drawing: fitView counts only measured nodes, and the undrawn ones are the most.
+    measured: NodeSizes[input.kind],
     deletable: input.kind === 'stage',
     ...handlePositions(layout),
+    handles: nodeHandles(input.kind, layout),
     data: { kind: input.kind, name: input.name, stage: input.stage, counters: input.counters },
   };
 }
@@ -118,6 +166,15 @@ export function needsLayout(nodes: readonly TFlowNode[]): boolean {
     else if (node.position.x !== first.x || node.position.y !== first.y) return false;
   }
   return stages >= 2;
+}
+
+/** The quick provisional layout (layout.ts) of a snapshot: what shows while elk works. */
+export function quickPositions(snapshot: TGraphSnapshot): Map<string, TPoint> {
+  return quickLayout(
+    snapshot.nodes.map((n) => ({ id: n.id, kind: n.data.kind, width: n.width, height: n.height })),
+    snapshot.edges,
+    snapshot.layout,
+  );
 }
 
 const toRef = (id: string): number | string => (isTmpId(id) ? id : Number(id));

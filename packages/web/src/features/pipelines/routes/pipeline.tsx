@@ -34,7 +34,7 @@ import { StageSettingsDrawer } from '../components/stage-settings-form';
 import { StageSummary } from '../components/stage-summary';
 import { usePipelineRouteIds } from '../hooks/use-route-ids';
 import { usePipelineViewState } from '../hooks/use-pipeline-view-state';
-import { needsLayout, pipelineToSnapshot, type TFlowNode } from '../lib/graph-model';
+import { needsLayout, pipelineToSnapshot, quickPositions, type TFlowNode } from '../lib/graph-model';
 import { layoutGraph } from '../lib/layout';
 
 /** `.../pipelines/{pipelineId}`: the diagram with task counters; its view state lives in the URL. */
@@ -72,6 +72,8 @@ function PipelineView({ pipeline, projectId }: { pipeline: TPipeline; projectId:
   const base = useMemo(() => pipelineToSnapshot(pipeline, layout), [pipeline, layout]);
   const [positions, setPositions] = useState<Map<string, { x: number; y: number }> | null>(null);
   const unplaced = needsLayout(base.nodes);
+  // Saved without positions: the quick layout shows at once, elk's replaces it when ready.
+  const quick = useMemo(() => (unplaced ? quickPositions(base) : null), [unplaced, base]);
   useEffect(() => {
     if (!unplaced) return;
     let live = true;
@@ -96,11 +98,11 @@ function PipelineView({ pipeline, projectId }: { pipeline: TPipeline; projectId:
   const nodes = useMemo(
     () =>
       base.nodes.map((n) => {
-        const position = unplaced ? positions?.get(n.id) : undefined;
+        const position = unplaced ? (positions ?? quick)?.get(n.id) : undefined;
         const isSelected = selected.has(n.id);
         return position || isSelected ? { ...n, position: position ?? n.position, selected: isSelected } : n;
       }),
-    [base.nodes, positions, unplaced, selected],
+    [base.nodes, positions, quick, unplaced, selected],
   );
 
   const onNodeClick = useCallback(

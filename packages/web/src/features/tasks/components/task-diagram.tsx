@@ -8,6 +8,7 @@ import {
   needsLayout,
   PipelineDiagram,
   pipelineToSnapshot,
+  quickPositions,
   usePipeline,
   type TFlowNode,
 } from '../../pipelines/read-only';
@@ -35,6 +36,8 @@ function Diagram({ pipeline, stageId }: { pipeline: TPipeline; stageId: number }
   const base = useMemo(() => pipelineToSnapshot(pipeline), [pipeline]);
   const unplaced = needsLayout(base.nodes);
   const [positions, setPositions] = useState<Map<string, { x: number; y: number }> | null>(null);
+  // Saved without positions: the quick layout shows at once, elk's replaces it when ready.
+  const quick = useMemo(() => (unplaced ? quickPositions(base) : null), [unplaced, base]);
   useEffect(() => {
     if (!unplaced) return;
     let live = true;
@@ -53,10 +56,10 @@ function Diagram({ pipeline, stageId }: { pipeline: TPipeline; stageId: number }
   }, [unplaced, base, flow]);
   const nodes = useMemo(
     () =>
-      unplaced && positions
-        ? base.nodes.map((n) => ({ ...n, position: positions.get(n.id) ?? n.position }))
+      unplaced
+        ? base.nodes.map((n) => ({ ...n, position: (positions ?? quick)?.get(n.id) ?? n.position }))
         : base.nodes,
-    [base.nodes, positions, unplaced],
+    [base.nodes, positions, quick, unplaced],
   );
   return (
     <Box
