@@ -300,6 +300,34 @@ describe('workspace list and switching', () => {
     await waitFor(() => expect(localStorage.getItem('current_workspace')).toBe('7'), lazy);
   });
 
+  it("keeps a workspace chosen in another tab that this tab's list predates; forgets one a fresh list lacks", async () => {
+    const eight: TWorkspace = { ...workspace('owner'), id: 8, name: 'Made elsewhere' };
+    let listed: TWorkspace[] = [workspace('member')];
+    serve('member', ({ method, url }) =>
+      method === 'GET' && url === '/api/workspaces/' ? json(200, listed) : undefined,
+    );
+    renderAt('/app/workspaces');
+    expect(await screen.findByTestId('workspace-card', {}, lazy)).toBeInTheDocument();
+    const listFetches = () => calls.filter((c) => c.method === 'GET' && c.url === '/api/workspaces/').length;
+    const before = listFetches();
+
+    // Another tab created workspace 8 and switched to it: this tab's list does not have it yet.
+    listed = [workspace('member'), eight];
+    localStorage.setItem('current_workspace', '8');
+    window.dispatchEvent(new StorageEvent('storage', { key: 'current_workspace', newValue: '8' }));
+    await waitFor(() => expect(listFetches()).toBeGreaterThan(before), lazy);
+    // Listed now, and the header's switcher shows it as the current workspace.
+    await waitFor(() => expect(screen.getAllByText('Made elsewhere').length).toBeGreaterThan(1), lazy);
+    expect(localStorage.getItem('current_workspace')).toBe('8');
+
+    // Workspace 9 is in no fresh list (deleted or left): forgotten after one more look.
+    localStorage.setItem('current_workspace', '9');
+    window.dispatchEvent(new StorageEvent('storage', { key: 'current_workspace', newValue: '9' }));
+    const seen = listFetches();
+    await waitFor(() => expect(localStorage.getItem('current_workspace')).toBeNull(), lazy);
+    expect(listFetches()).toBeGreaterThan(seen);
+  });
+
   it('says "Invalid token" for an unknown invite link', async () => {
     serve('member');
     renderAt('/i/nope');

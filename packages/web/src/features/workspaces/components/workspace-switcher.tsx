@@ -1,6 +1,6 @@
 import { Button, Menu, Text } from '@mantine/core';
 import { IconCheck, IconChevronDown, IconList, IconPlus, IconUsersGroup } from '@tabler/icons-react';
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { paths } from '@stageline/shared';
@@ -25,10 +25,20 @@ export function WorkspaceSwitcher({
   const current = list.find((w) => w.id === currentId);
   const stale = workspaces.isSuccess && !workspaces.isFetching && currentId !== null && !current;
 
+  const { refetch } = workspaces;
+  const rechecked = useRef<number | null>(null);
   useEffect(() => {
-    // The stored workspace was deleted or left elsewhere: forget it.
-    if (stale) setCurrentWorkspaceId(null);
-  }, [stale]);
+    if (!stale || currentId === null) return;
+    // Not in the list this tab has: the list may predate it (created or joined in another tab, which
+    // also switched to it), so fetch it once more; still missing from a fresh list, it was deleted or
+    // left: forget it.
+    if (rechecked.current !== currentId) {
+      rechecked.current = currentId;
+      void refetch();
+    } else {
+      setCurrentWorkspaceId(null);
+    }
+  }, [stale, currentId, refetch]);
 
   return (
     <Menu position="bottom-start" withinPortal>
