@@ -1,5 +1,5 @@
-import type { Page } from '@playwright/test';
-import { registerUser } from './support/accounts';
+import type { APIRequestContext, Browser, Page } from '@playwright/test';
+import { registerUser, type TestUser } from './support/accounts';
 import { call, oneStagePipeline, openAs, teamWorkspace } from './support/api';
 import { expect, snap, test } from './support/fixtures';
 
@@ -18,27 +18,39 @@ async function react(page: Page, verdict: 'accept' | 'reject', comment?: string)
   await expect(page.getByTestId(`${verdict}-dialog`)).toBeHidden();
 }
 
+/**
+ * A studio of two: Lena the lead (owner) and Artem the artist, a one-stage pipeline with `units`
+ * and the stage settings `stage` gives, and each of them signed in in a browser context of their own.
+ */
+async function studio(
+  { browser, baseURL, request }: { browser: Browser; baseURL: string | undefined; request: APIRequestContext },
+  name: string,
+  stage: (people: { lead: TestUser; artist: TestUser }) => Record<string, unknown>,
+  units: string[],
+) {
+  const lead = await registerUser(request, { firstName: 'Lena' });
+  const artist = await registerUser(request, { firstName: 'Artem' });
+  const team = await teamWorkspace(request, lead, [artist], name);
+  const flow = await oneStagePipeline(request, lead, team.project, stage({ lead, artist }), units);
+  const a = await openAs(browser, baseURL, lead, team.workspace);
+  const b = await openAs(browser, baseURL, artist, team.workspace);
+  return { lead, artist, team, flow, a, b };
+}
+
 test('each reviewer, wait: a rejection waits for every reaction, goes to Edit; resubmitted, Done needs both', async ({
   browser,
   baseURL,
   request,
 }) => {
-  const lead = await registerUser(request, { firstName: 'Lena' });
-  const artist = await registerUser(request, { firstName: 'Artem' });
-  const team = await teamWorkspace(request, lead, [artist], 'Wait studio');
-  const flow = await oneStagePipeline(
-    request,
-    lead,
-    team.project,
-    { review_mode: 'each_wait', default_reviewers: [lead.id, artist.id] },
+  const { lead, flow, a, b } = await studio(
+    { browser, baseURL, request },
+    'Wait studio',
+    ({ lead, artist }) => ({ review_mode: 'each_wait', default_reviewers: [lead.id, artist.id] }),
     ['Shot 1'],
   );
   const task = flow.tasks[0]!;
   await call(request, lead, 'POST', `tasks/${task}/start/`);
   await call(request, lead, 'POST', `tasks/${task}/submit/`);
-
-  const a = await openAs(browser, baseURL, lead, team.workspace);
-  const b = await openAs(browser, baseURL, artist, team.workspace);
   await a.goto(`/app/tasks/${task}`);
   await expect(status(a)).toHaveAttribute('data-status', 'review');
   await react(a, 'reject', 'The horizon is tilted.');
@@ -86,14 +98,10 @@ test('any reviewer: the first reaction decides, accept → Done, reject → Edit
   baseURL,
   request,
 }) => {
-  const lead = await registerUser(request, { firstName: 'Lena' });
-  const artist = await registerUser(request, { firstName: 'Artem' });
-  const team = await teamWorkspace(request, lead, [artist], 'Any studio');
-  const flow = await oneStagePipeline(
-    request,
-    lead,
-    team.project,
-    { review_mode: 'any', default_reviewers: [lead.id, artist.id] },
+  const { lead, flow, a, b } = await studio(
+    { browser, baseURL, request },
+    'Any studio',
+    ({ lead, artist }) => ({ review_mode: 'any', default_reviewers: [lead.id, artist.id] }),
     ['Shot 1', 'Shot 2'],
   );
   const [first, second] = flow.tasks as [number, number];
@@ -101,9 +109,6 @@ test('any reviewer: the first reaction decides, accept → Done, reject → Edit
     await call(request, lead, 'POST', `tasks/${task}/start/`);
     await call(request, lead, 'POST', `tasks/${task}/submit/`);
   }
-
-  const a = await openAs(browser, baseURL, lead, team.workspace);
-  const b = await openAs(browser, baseURL, artist, team.workspace);
 
   // One acceptance of two reviewers is enough.
   await b.goto(`/app/tasks/${first}`);
@@ -141,20 +146,14 @@ test('My work and the pipeline counters follow a task from submission to accepta
   baseURL,
   request,
 }) => {
-  const lead = await registerUser(request, { firstName: 'Lena' });
-  const artist = await registerUser(request, { firstName: 'Artem' });
-  const team = await teamWorkspace(request, lead, [artist], 'Counting studio');
-  const flow = await oneStagePipeline(
-    request,
-    lead,
-    team.project,
-    { review_mode: 'any', default_assignees: [artist.id], default_reviewers: [lead.id] },
+  const { team, flow, a, b } = await studio(
+    { browser, baseURL, request },
+    'Counting studio',
+    ({ lead, artist }) => ({ review_mode: 'any', default_assignees: [artist.id], default_reviewers: [lead.id] }),
     ['Shot 1', 'Shot 2'],
   );
   const [first] = flow.tasks as [number, number];
 
-  const a = await openAs(browser, baseURL, lead, team.workspace);
-  const b = await openAs(browser, baseURL, artist, team.workspace);
   const counter = (page: Page, status: string) => page.getByTestId(`pipeline-counter-${status}`);
 
   // Before: both tasks wait for the artist; nothing awaits the lead.
