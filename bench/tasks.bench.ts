@@ -18,7 +18,7 @@ import { eq, inArray, sql } from 'drizzle-orm';
 import pg from 'pg';
 import type { TBatchUnits, TPipeline } from '@stageline/shared';
 import { buildApp, type App } from '../packages/server/src/app';
-import type { Config } from '../packages/server/src/config';
+import { loadConfig } from '../packages/server/src/config';
 import { openDatabase, schema, type Database } from '../packages/server/src/db';
 import { hashPassword } from '../packages/server/src/features/auth';
 import { rowsOf } from '../packages/server/src/features/tasks';
@@ -30,22 +30,13 @@ const Stages = 20;
 const Requests = Number(process.env.BENCH_REQUESTS ?? 200);
 const password = 'bench password 1234';
 
-const config: Config = {
-  port: 0,
-  host: '127.0.0.1',
-  databaseUrl: undefined,
-  dataDir: '/nonexistent/stageline-bench',
-  smtpUrl: undefined,
-  mailFrom: 'Stageline <no-reply@stageline.test>',
-  secretKey: undefined,
-  publicUrl: undefined,
-  maintenance: false,
-  debug: false,
-  trustProxy: false,
-  logLevel: 'silent',
-  env: 'test',
-  oauthProviders: [],
-};
+const config = loadConfig({
+  PORT: '0',
+  HOST: '127.0.0.1',
+  DATA_DIR: '/nonexistent/stageline-bench',
+  LOG_LEVEL: 'silent',
+  NODE_ENV: 'test',
+});
 
 type Headers = { authorization: string };
 

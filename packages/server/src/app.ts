@@ -1,5 +1,4 @@
 import compress from '@fastify/compress';
-import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyBaseLogger, type FastifyServerOptions, type RouteOptions } from 'fastify';
@@ -12,6 +11,7 @@ import {
 import type { Config } from './config';
 import type { Database } from './db';
 import {
+  apiTokenRoutes,
   authenticatePlugin,
   authRoutes,
   createKeys,
@@ -25,7 +25,7 @@ import { commentsRoutes } from './features/comments';
 import { eventsRoutes } from './features/events';
 import { createMailer } from './features/mail/mailer';
 import { devOutboxRoutes } from './features/mail/routes';
-import { notificationsRoutes } from './features/notifications';
+import { notificationsRoutes, notify } from './features/notifications';
 import { oauthRoutes } from './features/oauth/routes';
 import { pipelinesRoutes } from './features/pipelines';
 import { projectsRoutes } from './features/projects';
@@ -33,10 +33,15 @@ import { systemRoutes } from './features/system/routes';
 import { tasksRoutes } from './features/tasks';
 import { unitsRoutes } from './features/units';
 import { usersRoutes } from './features/users/routes';
+import { searchRoutes } from './features/search';
+import { viewsRoutes } from './features/views';
+import { WebhookDispatcher, webhooksRoutes } from './features/webhooks';
 import { workspacesRoutes } from './features/workspaces';
-import { AppError, installErrorHandling } from './http/errors';
+import { registerAdmission } from './http/admission';
+import { answerFrameworkError, installErrorHandling } from './http/errors';
 import { registerHostRedirect } from './http/host-redirect';
 import { i18nPlugin } from './http/i18n';
+import { registerInputGuard } from './http/input-guard';
 import { registerMaintenanceGate } from './http/maintenance';
 import { registerSecurityHeaders } from './http/security';
 import { registerWebApp } from './http/web-app';
@@ -51,10 +56,16 @@ export type AppOptions = {
   logger?: FastifyServerOptions['logger'] | FastifyBaseLogger;
   /** Rate limits of the sign-in calls; tests lower or raise them. */
   authLimits?: Partial<AuthLimits>;
+  /** Waits between webhook tries (tests shorten them); the dispatcher's defaults otherwise. */
+  webhookBackoffSeconds?: number[];
   /** Called for every route as it is registered (the permission-matrix test lists them this way). */
   onRoute?: (route: RouteOptions) => void;
-  /** Runs the job scheduler (digests, pruning): `main.ts` does; tests only when they ask. */
-  jobs?: boolean;
+  /**
+   * Runs the job scheduler (digests, pruning): `main.ts` does, once the server listens, so a restart
+   * answers health probes without waiting for it ('after-listen'); tests only when they ask (true:
+   * started before `buildApp` returns).
+   */
+  jobs?: boolean | 'after-listen';
 };
 
 /**
@@ -69,12 +80,14 @@ export async function buildApp({
   authLimits,
   onRoute,
   jobs = false,
+  webhookBackoffSeconds,
 }: AppOptions) {
   const app = Fastify({
     ...(logger && typeof logger === 'object' && 'child' in logger ? { loggerInstance: logger } : { logger }),
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: false },
+    frameworkErrors: answerFrameworkError,
   }).withTypeProvider<ZodTypeProvider>();
 
   if (onRoute) app.addHook('onRoute', onRoute);
@@ -85,15 +98,13 @@ export async function buildApp({
   await app.register(i18nPlugin);
   registerHostRedirect(app, config.publicUrl);
   registerMaintenanceGate(app, config.maintenance);
+  registerAdmission(app, {
+    concurrency: config.maxConcurrentRequests ?? (database.kind === 'pglite' ? 4 : 2 * database.poolSize),
+    maxQueue: config.maxQueuedRequests,
+  });
+  registerInputGuard(app);
   await registerSecurityHeaders(app, config);
   await app.register(compress, { global: true, threshold: 1024 });
-  await app.register(rateLimit, {
-    global: false,
-    errorResponseBuilder: (_request, context) => {
-      const seconds = Math.max(1, Math.ceil(context.ttl / 1000));
-      return new AppError('rate_limited', undefined, { seconds }, { 'retry-after': String(seconds) });
-    },
-  });
 
   const keys = createKeys(await loadSigningSecret(database.db, config));
   const mailer = createMailer({ config, db: database.db, log: app.log });
@@ -118,6 +129,10 @@ export async function buildApp({
   });
   await app.register(swaggerUi, {
     routePrefix: '/api/docs',
+    // Without the standalone top bar: its logo is an SVG with an inline <style>, which the page's
+    // strict CSP (no 'unsafe-inline' styles) refuses (docs/decisions.md, entry 55).
+    uiConfig: { layout: 'BaseLayout' },
+    theme: { title: 'Stageline API' },
     staticCSP: true,
     transformStaticCSP: (header) => header.replace(/upgrade-insecure-requests;?/, ''),
   });
@@ -128,16 +143,20 @@ export async function buildApp({
       await api.register(systemRoutes, { config, database });
       await api.register(authRoutes, { ctx, limits });
       await api.register(usersRoutes, { ctx });
+      await api.register(apiTokenRoutes, { ctx });
       await api.register(workspacesRoutes, { ctx });
       await api.register(projectsRoutes, { db: database.db });
       await api.register(pipelinesRoutes, { db: database.db });
       await api.register(unitsRoutes, { db: database.db });
       await api.register(tasksRoutes, { db: database.db });
       await api.register(commentsRoutes, { db: database.db });
+      await api.register(viewsRoutes, { db: database.db });
+      await api.register(searchRoutes, { db: database.db });
       await api.register(notificationsRoutes, { db: database.db });
       await api.register(eventsRoutes, { database });
       await api.register(oauthRoutes, { ctx });
       await api.register(digestsRoutes, { db: database.db, keys });
+      await api.register(webhooksRoutes, { database, allowPrivate: config.webhooksAllowPrivate });
       if (mailer.devOutbox) await api.register(devOutboxRoutes, { db: database.db });
     },
     { prefix: '/api' },
@@ -145,14 +164,48 @@ export async function buildApp({
 
   await registerWebApp(app, webDistDir, { maintenance: config.maintenance });
 
+  // Webhook deliveries go out from every process (docs/integrations.md): woken by commits, by its
+  // own retry timer and by the scheduler's minute job.
+  const webhookDispatcher = new WebhookDispatcher(database, {
+    allowPrivate: config.webhooksAllowPrivate,
+    log: app.log,
+    backoffSeconds: webhookBackoffSeconds,
+    onTurnedOff: (tx, { workspaceId, url, admins }) =>
+      notify(tx, { kind: 'webhook_disabled', recipients: admins, actorId: null, workspaceId, text: url }),
+  });
+  app.decorate('webhookDispatcher', webhookDispatcher);
+  app.addHook('onReady', async () => webhookDispatcher.start());
+  app.addHook('preClose', async () => webhookDispatcher.stop());
+
   if (jobs) {
-    const scheduler = createScheduler({ database, jobs: appJobs(ctx), log: app.log });
-    // preClose: the workers stop (and running jobs finish) before the mailer and database close.
-    app.addHook('preClose', async () => scheduler.stop());
+    const scheduler = createScheduler({ database, jobs: appJobs(ctx, webhookDispatcher), log: app.log });
+    let starting: Promise<void> | undefined;
     // A scheduler that cannot start is logged, never fatal: the app serves requests without it.
-    await scheduler.start().catch((error: unknown) => app.log.error({ err: error }, 'job scheduler failed to start'));
+    const start = () =>
+      (starting ??= scheduler
+        .start()
+        .catch((error: unknown) => app.log.error({ err: error }, 'job scheduler failed to start')));
+    // preClose: the workers stop (and running jobs finish) before the mailer and database close.
+    app.addHook('preClose', async () => {
+      await starting;
+      await scheduler.stop();
+    });
+    if (jobs === 'after-listen') {
+      app.addHook('onListen', async () => {
+        void start();
+      });
+    } else {
+      await start();
+    }
   }
   return app;
 }
 
 export type App = Awaited<ReturnType<typeof buildApp>>;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** This process's webhook sender (the scheduler's minute job and tests wake it). */
+    webhookDispatcher: WebhookDispatcher;
+  }
+}

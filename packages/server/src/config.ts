@@ -36,6 +36,19 @@ const ZEnv = z.object({
   MAINTENANCE: ZBooleanFlag.default(false),
   DEBUG: ZBooleanFlag.default(false),
   TRUST_PROXY: ZBooleanFlag.default(false),
+  WEBHOOKS_ALLOW_PRIVATE: ZBooleanFlag.default(false),
+  MAX_CONCURRENT_REQUESTS: z.coerce
+    .number({ error: 'must be a whole number from 1 to 1000' })
+    .int('must be a whole number from 1 to 1000')
+    .min(1, 'must be a whole number from 1 to 1000')
+    .max(1000, 'must be a whole number from 1 to 1000')
+    .optional(),
+  MAX_QUEUED_REQUESTS: z.coerce
+    .number({ error: 'must be a whole number from 0 to 100000' })
+    .int('must be a whole number from 0 to 100000')
+    .min(0, 'must be a whole number from 0 to 100000')
+    .max(100_000, 'must be a whole number from 0 to 100000')
+    .default(1000),
   LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
       error: 'must be fatal, error, warn, info, debug, trace or silent',
@@ -122,6 +135,12 @@ export type Config = {
   maintenance: boolean;
   debug: boolean;
   trustProxy: boolean;
+  /** Whether webhooks may call loopback, private and link-local addresses (tests, local setups). */
+  webhooksAllowPrivate: boolean;
+  /** API requests worked on at once; unset: 4 on the embedded database, twice the pool on PostgreSQL. */
+  maxConcurrentRequests: number | undefined;
+  /** API requests that may wait for their turn; one more is answered 503 `server_busy`. */
+  maxQueuedRequests: number;
   logLevel: Env['LOG_LEVEL'];
   env: Env['NODE_ENV'];
   /** Sign-in providers (OAUTH_*), in button order; empty when none is configured. */
@@ -160,6 +179,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maintenance: e.MAINTENANCE,
     debug: e.DEBUG,
     trustProxy: e.TRUST_PROXY,
+    webhooksAllowPrivate: e.WEBHOOKS_ALLOW_PRIVATE,
+    maxConcurrentRequests: e.MAX_CONCURRENT_REQUESTS,
+    maxQueuedRequests: e.MAX_QUEUED_REQUESTS,
     logLevel: e.LOG_LEVEL,
     env: e.NODE_ENV,
     oauthProviders: oauth.providers,

@@ -1,8 +1,8 @@
 import closeWithGrace from 'close-with-grace';
-import pino from 'pino';
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { openDatabase } from './db';
+import { createLogger } from './http/logging';
 import { webDistDir } from './package-paths';
 import { version } from './version';
 
@@ -22,15 +22,21 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const logger = pino({ level: config.logLevel, base: { service: 'stageline' } });
+  const logger = createLogger(config.logLevel);
   const database = await openDatabase(
-    config.databaseUrl ? { databaseUrl: config.databaseUrl } : { dataDir: config.dataDir },
+    config.databaseUrl
+      ? { databaseUrl: config.databaseUrl }
+      : {
+          dataDir: config.dataDir,
+          onLockTakeover: (reason) =>
+            logger.warn({ dataDir: config.dataDir }, `took over the data directory's lock: ${reason}`),
+        },
   );
   logger.info(
     { version, database: database.kind, dataDir: config.databaseUrl ? undefined : config.dataDir },
     'database ready',
   );
-  const app = await buildApp({ config, database, webDistDir, logger, jobs: true });
+  const app = await buildApp({ config, database, webDistDir, logger, jobs: 'after-listen' });
 
   closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
     if (err) logger.error({ err }, 'shutting down after an error');

@@ -93,6 +93,9 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     maintenance: false,
     debug: false,
     trustProxy: false,
+    webhooksAllowPrivate: true,
+    maxConcurrentRequests: undefined,
+    maxQueuedRequests: 1000,
     logLevel: 'silent',
     env: 'test',
     oauthProviders: [],
@@ -109,6 +112,10 @@ export type TestAppOptions = {
   authLimits?: Partial<AuthLimits>;
   /** Sees every route as it is registered. */
   onRoute?: AppOptions['onRoute'];
+  /** A logger to read what the app logs (silent by default). */
+  logger?: AppOptions['logger'];
+  /** Waits between webhook tries. */
+  webhookBackoffSeconds?: number[];
 };
 
 export type TestApp = {
@@ -130,9 +137,10 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
       config,
       database,
       webDistDir: options.webDistDir,
-      logger: false,
+      logger: options.logger ?? false,
       authLimits: options.authLimits,
       onRoute: options.onRoute,
+      webhookBackoffSeconds: options.webhookBackoffSeconds,
     });
     return {
       app,

@@ -35,6 +35,11 @@ type Fixture = {
   /** A comment of the member on the review task, and a notification of the member. */
   comment: number;
   notification: number;
+  /** A webhook of the workspace (to a port nobody listens on) with one delivery in its log. */
+  webhook: number;
+  delivery: number;
+  /** A view of the project shared by the member. */
+  view: number;
 };
 type Call = { url: string; payload?: object };
 /** `stream`: the answer never ends (server-sent events): only its status is read. */
@@ -130,6 +135,13 @@ const table: Record<string, Entry> = {
     call: at('/api/users/me/two_factor/', { enabled: true, code: '000000' }),
   },
   'GET /api/users/me/sessions/': { expect: signedIn(200), call: at('/api/users/me/sessions/') },
+  // Personal API tokens: one's own, any signed-in caller (api-tokens.test.ts: never with a token).
+  'POST /api/users/me/tokens/': {
+    expect: signedIn(201),
+    call: at('/api/users/me/tokens/', { name: 'Matrix', scope: 'read' }),
+  },
+  'GET /api/users/me/tokens/': { expect: signedIn(200), call: at('/api/users/me/tokens/') },
+  'DELETE /api/users/me/tokens/:id/': { expect: signedIn(404), call: at('/api/users/me/tokens/2147483647/') },
   'DELETE /api/users/me/sessions/:id/': { expect: signedIn(404), call: at('/api/users/me/sessions/2147483647/') },
   'POST /api/users/me/avatar/': { expect: signedIn(415), call: at('/api/users/me/avatar/', { file: 'x' }) },
   'DELETE /api/users/me/avatar/': { expect: signedIn(200), call: at('/api/users/me/avatar/') },
@@ -183,6 +195,58 @@ const table: Record<string, Entry> = {
     call: ws('delegate/', (f) => ({ user: f.users.member.id })),
   },
   'POST /api/workspaces/:id/leave/': { expect: [401, 404, 204, 204, 204, 400], call: ws('leave/') },
+
+  // The command palette's search: any signed-in caller, over their own workspaces only.
+  'GET /api/search/': { expect: signedIn(200), call: at('/api/search/?q=matrix') },
+
+  // Saved views: anyone who sees the project saves their own; a shared one is changed by its author or Admin+.
+  'POST /api/views/': {
+    expect: [401, 404, 201, 201, 201, 201],
+    call: (f) => ({ url: '/api/views/', payload: { project: f.project, name: 'Mine', filters: { status: 'review' } } }),
+  },
+  'GET /api/views/': {
+    expect: [401, 404, 200, 200, 200, 200],
+    call: (f) => ({ url: `/api/views/?project=${f.project}` }),
+  },
+  'PATCH /api/views/:id/': {
+    expect: [401, 404, 403, 200, 200, 200],
+    call: (f) => ({ url: `/api/views/${f.view}/`, payload: { name: 'Renamed' } }),
+  },
+  'DELETE /api/views/:id/': {
+    expect: [401, 404, 403, 204, 204, 204],
+    call: (f) => ({ url: `/api/views/${f.view}/` }),
+  },
+
+  // Webhooks: Admin and above; Members and Guests 403, non-members 404.
+  'POST /api/workspaces/:id/webhooks/': {
+    expect: [401, 404, 403, 403, 201, 201],
+    call: ws('webhooks/', () => ({ url: 'http://127.0.0.1:9/other', events: ['task.created'] })),
+  },
+  'GET /api/workspaces/:id/webhooks/': { expect: [401, 404, 403, 403, 200, 200], call: ws('webhooks/') },
+  'GET /api/webhooks/:id/': {
+    expect: [401, 404, 403, 403, 200, 200],
+    call: (f) => ({ url: `/api/webhooks/${f.webhook}/` }),
+  },
+  'PATCH /api/webhooks/:id/': {
+    expect: [401, 404, 403, 403, 200, 200],
+    call: (f) => ({ url: `/api/webhooks/${f.webhook}/`, payload: { events: ['unit.deleted'] } }),
+  },
+  'DELETE /api/webhooks/:id/': {
+    expect: [401, 404, 403, 403, 204, 204],
+    call: (f) => ({ url: `/api/webhooks/${f.webhook}/` }),
+  },
+  'GET /api/webhooks/:id/deliveries/': {
+    expect: [401, 404, 403, 403, 200, 200],
+    call: (f) => ({ url: `/api/webhooks/${f.webhook}/deliveries/` }),
+  },
+  'POST /api/webhooks/:id/deliveries/:delivery/redeliver/': {
+    expect: [401, 404, 403, 403, 201, 201],
+    call: (f) => ({ url: `/api/webhooks/${f.webhook}/deliveries/${f.delivery}/redeliver/` }),
+  },
+  'POST /api/webhooks/:id/ping/': {
+    expect: [401, 404, 403, 403, 201, 201],
+    call: (f) => ({ url: `/api/webhooks/${f.webhook}/ping/` }),
+  },
 
   // Invites: the caller's own; a link's token works for anyone signed in (a member keeps their role).
   'GET /api/invites/': { expect: signedIn(200), call: at('/api/invites/') },
@@ -464,6 +528,30 @@ describe('permission matrix', () => {
       .insert(schema.notifications)
       .values({ userId: users.member.id, kind: 'comment', workspaceId: workspace.id, commentId: comment!.id })
       .returning({ id: schema.notifications.id });
+    const [webhook] = await db
+      .insert(schema.webhooks)
+      .values({
+        workspaceId: workspace.id,
+        url: 'http://127.0.0.1:9/hook',
+        events: ['unit.created'],
+        secret: 'whsec_matrix',
+      })
+      .returning({ id: schema.webhooks.id });
+    const [delivery] = await db
+      .insert(schema.webhookDeliveries)
+      .values({ webhookId: webhook!.id, event: 'unit.created', data: {}, status: 'failed', nextAttemptAt: null })
+      .returning({ id: schema.webhookDeliveries.id });
+    const [view] = await db
+      .insert(schema.savedViews)
+      .values({
+        projectId: project.id,
+        authorId: users.member.id,
+        kind: 'matrix',
+        name: 'Shared',
+        filters: {},
+        shared: true,
+      })
+      .returning({ id: schema.savedViews.id });
     return {
       workspace: workspace.id,
       caller: byCaller[caller],
@@ -476,6 +564,9 @@ describe('permission matrix', () => {
       tasks: { todo: todo!.id, inProgress: inProgress!.id, review: review!.id },
       comment: comment!.id,
       notification: notification!.id,
+      webhook: webhook!.id,
+      delivery: delivery!.id,
+      view: view!.id,
     };
   }
 

@@ -1,68 +1,14 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { openDatabase, schema } from '../src/db';
-import { serverRoot } from '../src/package-paths';
+import { killServers, listeningUrl, logLines, spawnServer as startServer, type ServerProcess } from './server-process';
 
-const repoRoot = path.resolve(serverRoot, '../..');
-const mainTs = path.join(serverRoot, 'src', 'main.ts');
-
-type Started = {
-  child: ChildProcess;
-  stdout: () => string;
-  stderr: () => string;
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-};
-
-const children: ChildProcess[] = [];
-
-/** Runs `src/main.ts` as production would (minus the bundle), with only the variables given. */
-function startServer(env: Record<string, string>): Started {
-  const inherited = Object.fromEntries(
-    Object.entries(process.env).filter(
-      ([key]) => !['DATABASE_URL', 'PUBLIC_URL', 'MAINTENANCE', 'PORT', 'HOST', 'DATA_DIR', 'LOG_LEVEL'].includes(key),
-    ),
-  );
-  const child = spawn(process.execPath, ['--import', 'tsx', mainTs], {
-    cwd: repoRoot,
-    env: { ...inherited, NODE_ENV: 'test', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let out = '';
-  let err = '';
-  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
-  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
-    child.once('exit', (code, signal) => resolve({ code, signal }));
-  });
-  return { child, stdout: () => out, stderr: () => err, exited };
-}
-
-type LogLine = { msg?: string; level?: number; signal?: string };
-
-function logLines(text: string): LogLine[] {
-  return text
-    .split('\n')
-    .filter((line) => line.startsWith('{'))
-    .map((line) => JSON.parse(line) as LogLine);
-}
-
-/** Resolves with the port from Fastify's "Server listening at" log line. */
-async function listeningPort(server: Started, timeoutMs: number): Promise<number> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    for (const line of logLines(server.stdout())) {
-      const match = /^Server listening at http:\/\/127\.0\.0\.1:(\d+)$/.exec(line.msg ?? '');
-      if (match?.[1]) return Number(match[1]);
-    }
-    if (server.child.exitCode !== null) break;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`The server did not start.\nstdout:\n${server.stdout()}\nstderr:\n${server.stderr()}`);
+/** The port of a started server, once it listens. */
+async function listeningPort(server: ServerProcess, timeoutMs: number): Promise<number> {
+  return Number(new URL(await listeningUrl(server, timeoutMs)).port);
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
@@ -72,11 +18,7 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<
   ]);
 }
 
-afterEach(() => {
-  for (const child of children.splice(0)) {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  }
-});
+afterEach(killServers);
 
 describe('the server process', () => {
   let dataDir: string;
@@ -111,6 +53,46 @@ describe('the server process', () => {
       await reopened.close();
     }
   });
+
+  test(
+    'after kill -9, a restart takes the lock over at once and finds every acknowledged write',
+    { timeout: 90_000 },
+    async () => {
+      const dir = await mkdtemp(path.join(os.tmpdir(), 'stageline-kill-test-'));
+      try {
+        const env = { PORT: '0', HOST: '127.0.0.1', DATA_DIR: dir, LOG_LEVEL: 'info' };
+        const first = startServer(env);
+        const port = await listeningPort(first, 40_000);
+        const written = await fetch(`http://127.0.0.1:${port}/api/users/register/`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ username: 'survivor', email: 'survivor@example.com', password: 'long enough pass' }),
+        });
+        expect(written.status).toBe(201);
+        first.child.kill('SIGKILL');
+        await first.exited;
+
+        // The lock file is still there, fresh: the restart must not wait for it to age.
+        expect(existsSync(path.join(dir, '.lock'))).toBe(true);
+        const second = startServer(env);
+        const again = await listeningPort(second, 40_000);
+        expect(logLines(second.stdout())).toContainEqual(
+          expect.objectContaining({ msg: `took over the data directory's lock: process ${first.child.pid} is gone` }),
+        );
+        const taken = await fetch(`http://127.0.0.1:${again}/api/users/register/`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ username: 'survivor', email: 'other@example.com', password: 'long enough pass' }),
+        });
+        expect(taken.status).toBe(400);
+        expect(await taken.json()).toMatchObject({ username: [expect.any(String)] });
+        second.child.kill('SIGTERM');
+        await withTimeout(second.exited, 15_000, 'Shutting down');
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    },
+  );
 
   test('refuses a bad configuration with every problem and a non-zero exit', { timeout: 30_000 }, async () => {
     const server = startServer({ PORT: 'abc', DATABASE_URL: 'mysql://x', DATA_DIR: dataDir });

@@ -1,5 +1,14 @@
-import { describe, expect, it } from 'vitest';
-import { dateFormat, formatCalendar, formatDate, formatTime, weekStart, type TCalendarLabel } from './dates';
+import { describe, expect, it, test } from 'vitest';
+import {
+  dateFormat,
+  formatCalendar,
+  formatDate,
+  formatTime,
+  isTimeZone,
+  weekStart,
+  zonedInstant,
+  type TCalendarLabel,
+} from './dates';
 
 const label = (value: TCalendarLabel) => `<${value}>`;
 /** A local date at noon, so no time zone moves it across midnight. */
@@ -68,5 +77,39 @@ describe('formatCalendar', () => {
   it('treats the calendar day, not 24 hours, as the unit', () => {
     expect(formatCalendar(day(2024, 5, 16, 0), 'en', label, day(2024, 5, 15, 23))).toBe('<Tomorrow>');
     expect(formatCalendar(day(2024, 5, 17, 0), 'en', label, day(2024, 5, 15, 23))).toBe('May 17');
+  });
+});
+
+describe('time zones', () => {
+  test('names are checked against the runtime', () => {
+    expect(isTimeZone('Asia/Tokyo')).toBe(true);
+    expect(isTimeZone('UTC')).toBe(true);
+    expect(isTimeZone('Mars/Olympus')).toBe(false);
+    expect(isTimeZone('')).toBe(false);
+  });
+
+  test('Today and Tomorrow turn at the midnight of the given zone', () => {
+    const t = (text: TCalendarLabel) => text;
+    const now = '2026-11-23T20:00:00Z'; // 05:00 on the 24th in Tokyo
+    expect(formatCalendar('2026-11-23T21:00:00Z', 'en', t, now, 'UTC')).toBe('Today');
+    expect(formatCalendar('2026-11-23T21:00:00Z', 'en', t, now, 'Asia/Tokyo')).toBe('Today');
+    expect(formatCalendar('2026-11-24T16:00:00Z', 'en', t, now, 'Asia/Tokyo')).toBe('Tomorrow');
+    expect(formatCalendar('2026-11-24T16:00:00Z', 'en', t, now, 'UTC')).toBe('Tomorrow');
+    expect(formatCalendar('2026-11-23T10:00:00Z', 'en', t, now, 'Asia/Tokyo')).toBe('Yesterday');
+    expect(formatTime('2026-11-23T22:00:00Z', 'ru', 'Asia/Tokyo')).toBe('07:00');
+    expect(formatDate('2026-11-23T22:00:00Z', 'ru', 'Asia/Tokyo')).toBe('24.11.26');
+  });
+
+  test('a wall-clock time names different instants across a DST change', () => {
+    // Europe/Berlin leaves summer time on 2026-10-25: 07:00 is 05:00Z the day before, 06:00Z after.
+    expect(zonedInstant({ year: 2026, month: 10, day: 24, hour: 7 }, 'Europe/Berlin').toISOString()).toBe(
+      '2026-10-24T05:00:00.000Z',
+    );
+    expect(zonedInstant({ year: 2026, month: 10, day: 26, hour: 7 }, 'Europe/Berlin').toISOString()).toBe(
+      '2026-10-26T06:00:00.000Z',
+    );
+    expect(zonedInstant({ year: 2026, month: 11, day: 24, hour: 7 }, 'Asia/Tokyo').toISOString()).toBe(
+      '2026-11-23T22:00:00.000Z',
+    );
   });
 });

@@ -14,6 +14,7 @@ export const ErrorStatus = {
   oauth_state_invalid: 400,
   oauth_email_missing: 400,
   oauth_last_login_method: 400,
+  host_not_allowed: 400,
   not_authenticated: 401,
   token_not_valid: 401,
   permission_denied: 403,
@@ -30,6 +31,7 @@ export const ErrorStatus = {
   internal: 500,
   maintenance: 503,
   unavailable: 503,
+  server_busy: 503,
 } as const satisfies Record<string, number>;
 
 export type TErrorCode = keyof typeof ErrorStatus;
@@ -54,6 +56,8 @@ export const ErrorMessages: Record<TErrorCode, string> = {
     'An account with this e-mail already exists. Sign in with your password, then link this account in your profile.',
   oauth_account_taken: 'This account is already linked to another user.',
   oauth_already_linked: 'You already linked another account of this provider. Unlink it first.',
+  host_not_allowed:
+    'This address cannot be used in e-mailed links. Open the app at its public address, or set PUBLIC_URL on the server.',
   not_authenticated: 'You must be authorized',
   token_not_valid: 'Token invalid',
   permission_denied: 'Access denied',
@@ -67,6 +71,7 @@ export const ErrorMessages: Record<TErrorCode, string> = {
   internal: 'Unknown error',
   maintenance: 'Sorry, we are under maintenance. Please try again later.',
   unavailable: 'Server Unavailable. Check your Internet connection or try later.',
+  server_busy: 'The server is busy. Try again in {{seconds}} seconds.',
 };
 
 /** The body of a whole-request error: `{"detail": "...", "code": "..."}`. */

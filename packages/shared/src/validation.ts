@@ -9,10 +9,12 @@ import { Limits } from './limits';
 function messageKey(issue: z.core.$ZodRawIssue): string {
   switch (issue.code) {
     case 'invalid_type':
-      return issue.input === undefined || issue.input === null ? 'Required' : 'Invalid value.';
+      if (issue.input === undefined || issue.input === null) return 'Required';
+      return issue.expected === 'int' ? 'Enter a whole number.' : 'Invalid value.';
     case 'too_small':
       if (issue.origin === 'string') {
-        return Number(issue.minimum) <= 1
+        // An empty field is missing, whatever its minimum (docs/decisions.md, entry 54).
+        return Number(issue.minimum) <= 1 || issue.input === ''
           ? 'Field can not be empty'
           : 'Ensure this field has at least {{min}} characters.';
       }
@@ -47,8 +49,29 @@ export function issueParams(issue: { minimum?: unknown; maximum?: unknown }): Re
   return params;
 }
 
-/** A record id from a URL: a positive PostgreSQL integer (product.md §5). */
-export const ZId = z.coerce.number().int().positive().max(Limits.maxId);
+/**
+ * A whole number from a URL (path or query) or a JSON body: a JSON number, or a string of decimal
+ * digits only. `z.coerce` would also take `0x10`, `1e3`, ` 7` or `0b1` (`Number()` reads them all),
+ * so ids could be spelled in ways no log or cache recognises (docs/security.md).
+ */
+export function zWholeNumber(range: { min: number; max: number }) {
+  return z
+    .union([
+      z.number(),
+      z
+        .string()
+        .regex(/^[0-9]{1,16}$/)
+        .transform(Number),
+    ])
+    .pipe(z.number().int().min(range.min).max(range.max));
+}
+
+/** A record id from a URL: a positive PostgreSQL integer, in decimal (product.md §5). */
+export const ZId = zWholeNumber({ min: 1, max: Limits.maxId });
+/** An offset into a paged list. */
+export const ZOffset = zWholeNumber({ min: 0, max: Limits.maxId }).default(0);
+/** A page size. */
+export const ZPageLimit = zWholeNumber({ min: 1, max: Limits.pageSize.max }).default(Limits.pageSize.default);
 export const ZIdParams = z.object({ id: ZId });
 
 /** A trimmed name of a workspace, project, pipeline, stage or unit. */

@@ -1,16 +1,18 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
-import lockfile from 'proper-lockfile';
 import { migrationsDir } from '../package-paths';
+import { lockDataDir, type DataDirLock } from './data-dir-lock';
 import * as schema from './schema';
+
+export { DataDirLockedError } from './data-dir-lock';
 
 export { schema };
 
@@ -26,9 +28,22 @@ export type ListenOptions = {
   onReconnect?: () => void;
 };
 
+/** Rows of a raw statement, on PGlite and node-postgres alike (both answer `{ rows }`). */
+export async function rowsOf<T>(db: Db, query: SQL): Promise<T[]> {
+  const result: unknown = await db.execute(query);
+  return (result as { rows: T[] }).rows;
+}
+
+/** Text for `LIKE`/`ILIKE` whose `%`, `_` and `\\` typed by the user match themselves. */
+export function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
 export type Database = {
   kind: 'pglite' | 'postgres';
   db: Db;
+  /** Connections that can run statements at once (1 for the embedded database). */
+  poolSize: number;
   /**
    * LISTENs on `channel` and calls `onPayload` with each NOTIFY's payload (delivered only after the
    * notifying transaction commits). Resolves once listening, so a NOTIFY sent after it is never
@@ -44,19 +59,14 @@ export type Database = {
 
 export type DatabaseOptions =
   | { databaseUrl: string; migrate?: boolean; poolSize?: number }
-  | { dataDir: string; migrate?: boolean }
+  | {
+      dataDir: string;
+      migrate?: boolean;
+      /** Told when the lock of a process that is gone is taken over (for the log). */
+      onLockTakeover?: (reason: string) => void;
+    }
   /** An already opened PGlite, for tests that load a prepared template in memory. */
   | { pglite: PGlite; migrate?: boolean };
-
-export class DataDirLockedError extends Error {
-  constructor(dir: string) {
-    super(
-      `The data directory ${dir} is in use by another Stageline process. ` +
-        'One process may open an embedded database; to run several, set DATABASE_URL to a PostgreSQL server.',
-    );
-    this.name = 'DataDirLockedError';
-  }
-}
 
 /**
  * Opens the database: a PostgreSQL server when a URL is given, otherwise the embedded PGlite in
@@ -95,6 +105,7 @@ function openPostgres(databaseUrl: string, poolSize = 10): Database {
   return {
     kind: 'postgres',
     db,
+    poolSize,
     ping: async () => {
       await db.execute(sql`select 1`);
     },
@@ -187,24 +198,21 @@ async function listenPostgres(
   };
 }
 
-async function openPglite(options: { dataDir: string } | { pglite: PGlite }): Promise<Database> {
+async function openPglite(
+  options: { dataDir: string; onLockTakeover?: (reason: string) => void } | { pglite: PGlite },
+): Promise<Database> {
   let client: PGlite;
-  let release: (() => Promise<void>) | undefined;
+  let lock: DataDirLock | undefined;
   if ('pglite' in options) {
     client = options.pglite;
   } else {
     const dir = path.resolve(options.dataDir);
     await mkdir(dir, { recursive: true });
-    try {
-      release = await lockfile.lock(dir, { lockfilePath: path.join(dir, '.lock'), stale: 10_000, update: 2_000 });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ELOCKED') throw new DataDirLockedError(dir);
-      throw error;
-    }
+    lock = await lockDataDir(dir, { onTakeover: options.onLockTakeover });
     try {
       client = await PGlite.create(path.join(dir, 'pgdata'));
     } catch (error) {
-      await release();
+      await lock.release();
       throw error;
     }
   }
@@ -213,6 +221,7 @@ async function openPglite(options: { dataDir: string } | { pglite: PGlite }): Pr
   return {
     kind: 'pglite',
     db,
+    poolSize: 1,
     ping: async () => {
       await client.query('select 1');
     },
@@ -227,7 +236,7 @@ async function openPglite(options: { dataDir: string } | { pglite: PGlite }): Pr
       if (closed) return;
       closed = true;
       if (!client.closed) await client.close();
-      await release?.();
+      await lock?.release();
     },
   };
 }

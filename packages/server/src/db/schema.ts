@@ -36,6 +36,17 @@ const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
 
 const at = (name: string) => timestamp(name, { withTimezone: true });
 
+/**
+ * The name of a workspace, project, pipeline or unit: its column collation `natural_sort` (ICU,
+ * numeric; created by migration 0006) orders digit runs by value, so `order by name` lists "Shot 2"
+ * before "Shot 10" on PGlite and PostgreSQL alike, and the indexes on the column follow it
+ * (docs/decisions.md, entry 52). Drizzle has no column collation, hence the custom type.
+ */
+export const naturalSortCollation = 'natural_sort';
+const displayName = customType<{ data: string }>({
+  dataType: () => `varchar(${Limits.name.max}) collate "${naturalSortCollation}"`,
+});
+
 export const users = pgTable(
   'users',
   {
@@ -56,6 +67,8 @@ export const users = pgTable(
     }),
     notifyBrowser: boolean('notify_browser').notNull().default(true),
     emailFrequency: varchar('email_frequency', { length: 16 }).notNull().default('daily'),
+    /** IANA name; null until the browser told it (treated as UTC). */
+    timeZone: varchar('time_zone', { length: 64 }),
     /** The quickstart (product.md §2 onboarding): offered while `pending`, resumable when `skipped`. */
     onboarding: varchar('onboarding', { length: 16 }).notNull().default('pending'),
     ...timestamps,
@@ -188,6 +201,131 @@ export const mailOutbox = pgTable(
   (t) => [index('mail_outbox_created_at_idx').on(t.createdAt)],
 );
 
+/**
+ * Personal API tokens: a keyed hash of the secret (never the secret), the scope, an optional expiry
+ * and when it was last used (touched at most once a minute). Deleting the row revokes it.
+ */
+export const apiTokens = pgTable(
+  'api_tokens',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: varchar('name', { length: 100 }).notNull(),
+    scope: varchar('scope', { length: 8 }).notNull(),
+    tokenHash: varchar('token_hash', { length: 128 }).notNull(),
+    createdAt: at('created_at').notNull().defaultNow(),
+    expiresAt: at('expires_at'),
+    lastUsedAt: at('last_used_at'),
+  },
+  (t) => [
+    uniqueIndex('api_tokens_token_hash_key').on(t.tokenHash),
+    index('api_tokens_user_id_idx').on(t.userId),
+    check('api_tokens_scope_check', sql`${t.scope} in ('read', 'write')`),
+  ],
+);
+
+/**
+ * A workspace's webhook: where to POST which events, signed with `secret` (kept as is: every
+ * delivery is signed with it). `failing_since` marks the start of a streak of failed deliveries;
+ * a day of them turns the webhook off (`active` false, `disabled_reason`).
+ */
+export const webhooks = pgTable(
+  'webhooks',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    workspaceId: integer('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    url: varchar('url', { length: 2000 }).notNull(),
+    events: text('events').array().notNull(),
+    secret: varchar('secret', { length: 128 }).notNull(),
+    active: boolean('active').notNull().default(true),
+    createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: at('created_at').notNull().defaultNow(),
+    failingSince: at('failing_since'),
+    disabledReason: text('disabled_reason'),
+  },
+  (t) => [index('webhooks_workspace_id_idx').on(t.workspaceId)],
+);
+
+/**
+ * One delivery of one event to one webhook: written in the transaction of the change (the outbox),
+ * sent after it commits, retried with backoff. `locked_until` is the lease of the process sending it,
+ * so several processes never send one delivery twice. Kept 30 days.
+ */
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    webhookId: integer('webhook_id')
+      .notNull()
+      .references(() => webhooks.id, { onDelete: 'cascade' }),
+    event: varchar('event', { length: 40 }).notNull(),
+    data: jsonb('data').notNull(),
+    status: varchar('status', { length: 12 }).notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: at('next_attempt_at').defaultNow(),
+    lockedUntil: at('locked_until'),
+    lastAttemptAt: at('last_attempt_at'),
+    responseStatus: integer('response_status'),
+    durationMs: integer('duration_ms'),
+    error: text('error'),
+    responseExcerpt: text('response_excerpt'),
+    redeliveryOf: bigint('redelivery_of', { mode: 'number' }),
+    createdAt: at('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('webhook_deliveries_webhook_id_idx').on(t.webhookId, t.id),
+    index('webhook_deliveries_due_idx')
+      .on(t.nextAttemptAt)
+      .where(sql`status = 'pending'`),
+    check('webhook_deliveries_status_check', sql`${t.status} in ('pending', 'succeeded', 'failed')`),
+  ],
+);
+
+/**
+ * Saved views of a project's matrix or task lists: filters as URL query pairs, personal or shared
+ * with the workspace (docs/decisions.md).
+ */
+export const savedViews = pgTable(
+  'saved_views',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    projectId: integer('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    authorId: integer('author_id').references(() => users.id, { onDelete: 'set null' }),
+    kind: varchar('kind', { length: 12 }).notNull(),
+    name: varchar('name', { length: 100 }).notNull(),
+    filters: jsonb('filters').notNull(),
+    sort: varchar('sort', { length: 40 }),
+    shared: boolean('shared').notNull().default(false),
+    createdAt: at('created_at').notNull().defaultNow(),
+    updatedAt: at('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('saved_views_project_idx').on(t.projectId, t.kind),
+    check('saved_views_kind_check', sql`${t.kind} in ('matrix', 'tasks')`),
+  ],
+);
+
+/**
+ * Rate-limit counters shared by every process on the database (docs/security.md): one fixed window
+ * per key (`login-ip:…`, `login-fail:account:…`), counted with one atomic upsert. Expired rows are
+ * pruned hourly.
+ */
+export const rateLimits = pgTable(
+  'rate_limits',
+  {
+    key: varchar('key', { length: 200 }).primaryKey(),
+    hits: integer('hits').notNull(),
+    resetAt: at('reset_at').notNull(),
+  },
+  (t) => [index('rate_limits_reset_at_idx').on(t.resetAt)],
+);
+
 /** Secrets generated once and shared by every process on the same database. */
 export const appSecrets = pgTable('app_secrets', {
   name: varchar('name', { length: 64 }).primaryKey(),
@@ -200,7 +338,7 @@ export const workspaces = pgTable(
   'workspaces',
   {
     id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
-    name: varchar('name', { length: Limits.name.max }).notNull(),
+    name: displayName('name').notNull(),
     description: text('description').notNull().default(''),
     ownerId: integer('owner_id')
       .notNull()
@@ -254,6 +392,8 @@ export const invites = pgTable(
       .references(() => workspaces.id, { onDelete: 'cascade' }),
     userId: integer('user_id').references(() => users.id, { onDelete: 'cascade' }),
     email: varchar('email', { length: Limits.email.max }),
+    /** What the inviter typed (a username or an e-mail): all the team list shows of a pending invite. */
+    invitedAs: varchar('invited_as', { length: Limits.email.max }),
     role: varchar('role', { length: 16 }).notNull(),
     inviterId: integer('inviter_id').references(() => users.id, { onDelete: 'set null' }),
     tokenHash: varchar('token_hash', { length: 128 }).notNull(),
@@ -323,7 +463,7 @@ export const projects = pgTable(
     workspaceId: integer('workspace_id')
       .notNull()
       .references(() => workspaces.id, { onDelete: 'cascade' }),
-    name: varchar('name', { length: Limits.name.max }).notNull(),
+    name: displayName('name').notNull(),
     description: text('description').notNull().default(''),
     ...reviewSettings,
     ...timestamps,
@@ -345,7 +485,7 @@ export const pipelines = pgTable(
     projectId: integer('project_id')
       .notNull()
       .references(() => projects.id, { onDelete: 'cascade' }),
-    name: varchar('name', { length: Limits.name.max }).notNull(),
+    name: displayName('name').notNull(),
     description: text('description').notNull().default(''),
     layout: varchar('layout', { length: 16 }).notNull().default('vertical'),
     version: integer('version').notNull().default(0),
@@ -446,7 +586,7 @@ export const units = pgTable(
     pipelineId: integer('pipeline_id')
       .notNull()
       .references(() => pipelines.id, { onDelete: 'cascade' }),
-    name: varchar('name', { length: Limits.name.max }).notNull(),
+    name: displayName('name').notNull(),
     description: text('description').notNull().default(''),
     ...timestamps,
   },
@@ -640,7 +780,7 @@ export const notifications = pgTable(
       .where(sql`read_at is null and emailed_at is null`),
     check(
       'notifications_kind_check',
-      sql`${t.kind} in ('assigned', 'reviewer_added', 'review_requested', 'accepted', 'rejected', 'comment', 'mention', 'invited')`,
+      sql`${t.kind} in ('assigned', 'reviewer_added', 'review_requested', 'accepted', 'rejected', 'comment', 'mention', 'invited', 'webhook_disabled')`,
     ),
   ],
 );

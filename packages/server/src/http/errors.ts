@@ -4,10 +4,13 @@ import {
   ErrorMessages,
   ErrorStatus,
   issueParams,
+  negotiateLanguage,
   type TErrorBody,
   type TErrorCode,
   type TFieldErrors,
 } from '@stageline/shared';
+import { translatorFor } from './i18n';
+import { safeErrorMessage } from './logging';
 
 /**
  * The one error class of the server. A service throws `new AppError('not_found')`; the error
@@ -57,6 +60,11 @@ const postgresCodes: Record<string, TErrorCode> = {
   '22P02': 'bad_request', // invalid_text_representation
   '22003': 'bad_request', // numeric_value_out_of_range
   '22001': 'bad_request', // string_data_right_truncation
+  '22007': 'bad_request', // invalid_datetime_format
+  '22008': 'bad_request', // datetime_field_overflow
+  '22021': 'bad_request', // character_not_in_repertoire (a NUL byte in text)
+  '22P05': 'bad_request', // untranslatable_character
+  '54000': 'bad_request', // program_limit_exceeded (a value too large to index)
   '40001': 'conflict', // serialization_failure
   '40P01': 'conflict', // deadlock_detected
 };
@@ -130,7 +138,7 @@ export function installErrorHandling(app: FastifyInstance): void {
     if (fastifyCode && fastifyCode !== 'internal') return sendError(reply, request, fastifyCode);
     const pgCode = postgresCode(error);
     if (pgCode && postgresCodes[pgCode]) {
-      request.log.info({ pgCode, msg: error.message }, 'database refused the input');
+      request.log.info({ pgCode, msg: safeErrorMessage(error) }, 'database refused the input');
       return sendError(reply, request, postgresCodes[pgCode]);
     }
     const status = statusCodeOf(error);
@@ -144,6 +152,16 @@ export function installErrorHandling(app: FastifyInstance): void {
     request.log.error({ err: error }, 'unhandled error');
     return sendError(reply, request, 'internal');
   });
+}
+
+/**
+ * Fastify's `frameworkErrors`: a URL that does not decode (`%E0%A4%A`) is a 400, a path parameter
+ * longer than the router takes names no record (404, like any bad id). Fastify answers these before
+ * any hook runs, so the request has no translator yet: it gets one from `Accept-Language` here.
+ */
+export function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  request.t = translatorFor(negotiateLanguage(request.headers['accept-language']));
+  void sendError(reply, request, error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'not_found' : 'bad_request');
 }
 
 /** The JSON 404 of an unknown `/api/...` route. */

@@ -1,4 +1,5 @@
 import type { PGlite } from '@electric-sql/pglite';
+import { eq } from 'drizzle-orm';
 import pino from 'pino';
 import PgBoss from 'pg-boss';
 import type pg from 'pg';
@@ -18,6 +19,15 @@ const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 if (!onPostgres) {
   // eslint-disable-next-line no-console -- the skip must say why
   console.info('jobs.test.ts: the two-instance test needs TEST_DATABASE_URL (PGlite is one process, one connection).');
+}
+
+/** A time zone whose wall clock reads 07:xx at this moment (zones cover every UTC hour). */
+function zoneAtSevenNow(): string {
+  const hour = (zone: string) =>
+    Number(new Intl.DateTimeFormat('en-GB', { timeZone: zone, hour: '2-digit', hourCycle: 'h23' }).format(new Date()));
+  const zone = Intl.supportedValuesOf('timeZone').find((candidate) => hour(candidate) === 7);
+  if (!zone) throw new Error('no time zone is at 07:00 now');
+  return zone;
 }
 
 /** Another pg-boss client on the same database, as a second process would be: it only sends. */
@@ -109,13 +119,16 @@ describe('the app with jobs: true', () => {
       const schedules = (await boss.getSchedules()) as (PgBoss.Schedule & { timezone: string })[];
       expect(Object.fromEntries(schedules.map((s) => [s.name, [s.cron, s.timezone]]))).toEqual({
         'digest-hourly': ['0 * * * *', 'UTC'],
-        'digest-daily': ['0 7 * * *', 'UTC'],
-        'digest-weekly': ['0 7 * * 1', 'UTC'],
+        'digest-daily': ['*/15 * * * *', 'UTC'],
+        'digest-weekly': ['*/15 * * * *', 'UTC'],
         'prune-events': ['30 * * * *', 'UTC'],
+        webhooks: ['* * * * *', 'UTC'],
       });
 
       const user = await buildUser(t, { firstName: 'Cy' });
       await setEmailFrequency(t, user, 'daily');
+      // Daily digests go out in the hour after 07:00 on the user's clock: put Cy where that is now.
+      await database.db.update(schema.users).set({ timeZone: zoneAtSevenNow() }).where(eq(schema.users.id, user.id));
       await buildNotification(t, { user, kind: 'invited' });
       const old = new Date(Date.now() - 25 * 3_600_000);
       await database.db.insert(schema.events).values([

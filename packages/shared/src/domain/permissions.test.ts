@@ -34,6 +34,11 @@ const expected: Record<string, TRole[]> = {
   'comment.view': ['guest', 'member', 'admin', 'owner'],
   'comment.create': ['guest', 'member', 'admin', 'owner'],
   'comment.moderate': ['admin', 'owner'],
+  'view.create': ['guest', 'member', 'admin', 'owner'],
+  'view.share': ['member', 'admin', 'owner'],
+  'view.moderate': ['admin', 'owner'],
+  'webhook.view': ['admin', 'owner'],
+  'webhook.manage': ['admin', 'owner'],
 };
 
 describe('the permission table', () => {

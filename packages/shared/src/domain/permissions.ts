@@ -35,6 +35,13 @@ export const Permissions = {
   stage: { view: 'guest', update: 'member' },
   /** Reviewing is also open to a Guest who is a reviewer of the task: see `canReview`. */
   task: { view: 'guest', work: 'member', set_status: 'member', update: 'member', review: 'member' },
+  /**
+   * Saved views: anyone who sees a project saves their own; sharing one with the workspace is for
+   * Members and above; Admins may change or delete anyone's shared view.
+   */
+  view: { create: 'guest', share: 'member', moderate: 'admin' },
+  /** A workspace's webhooks and their delivery log: they carry its data to other systems. */
+  webhook: { view: 'admin', manage: 'admin' },
   /** Authors edit and delete their own comments; `moderate`: delete anyone's. */
   comment: { view: 'guest', create: 'guest', moderate: 'admin' },
 } as const satisfies Record<string, Record<string, TRole>>;

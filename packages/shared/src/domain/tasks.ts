@@ -123,12 +123,16 @@ export const TaskErrorMessages: Record<TTaskErrorCode, string> = {
   return_to_not_predecessor: 'Only a previous stage can be sent for revision.',
 };
 
-/** Status labels of product.md §4 (i18n keys). */
+/**
+ * Status labels (i18n keys). The Edit status has a key of its own, i18next's context form of 'Edit'
+ * (`t('Edit', { context: 'status' })` reads it too), so that it can differ from the Edit action in
+ * other languages (docs/decisions.md, entry 55).
+ */
 export const TaskStatusLabels: Record<TTaskStatus, string> = {
   todo: 'To do',
   in_progress: 'Work in progress',
   review: 'Review',
-  edit: 'Edit',
+  edit: 'Edit_status',
   done: 'Done',
 };
 

@@ -14,6 +14,9 @@ import enPipelines from './locales/en/pipelines.json';
 import enProjects from './locales/en/projects.json';
 import enPublic from './locales/en/public.json';
 import enReviewRounds from './locales/en/review-rounds.json';
+import enSecurity from './locales/en/security.json';
+import enIntegrations from './locales/en/integrations.json';
+import enKeyboard from './locales/en/keyboard.json';
 import enTasks from './locales/en/tasks.json';
 import enWorkspaces from './locales/en/workspaces.json';
 import enWorkspacesWeb from './locales/en/workspaces-web.json';
@@ -31,6 +34,9 @@ import ruPipelines from './locales/ru/pipelines.json';
 import ruProjects from './locales/ru/projects.json';
 import ruPublic from './locales/ru/public.json';
 import ruReviewRounds from './locales/ru/review-rounds.json';
+import ruSecurity from './locales/ru/security.json';
+import ruIntegrations from './locales/ru/integrations.json';
+import ruKeyboard from './locales/ru/keyboard.json';
 import ruTasks from './locales/ru/tasks.json';
 import ruWorkspaces from './locales/ru/workspaces.json';
 import ruWorkspacesWeb from './locales/ru/workspaces-web.json';
@@ -56,6 +62,9 @@ export const en: Record<string, string> = {
   ...enPublic,
   ...enTasks,
   ...enReviewRounds,
+  ...enSecurity,
+  ...enIntegrations,
+  ...enKeyboard,
   ...enWorkspaces,
   ...enWorkspacesWeb,
 };
@@ -75,6 +84,9 @@ export const ru: Record<string, string> = {
   ...ruPublic,
   ...ruTasks,
   ...ruReviewRounds,
+  ...ruSecurity,
+  ...ruIntegrations,
+  ...ruKeyboard,
   ...ruWorkspaces,
   ...ruWorkspacesWeb,
 };

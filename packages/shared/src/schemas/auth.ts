@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Languages } from '../languages';
+import { isTimeZone } from '../time-zones';
 import { Limits } from '../limits';
 
 /**
@@ -10,11 +11,16 @@ import { Limits } from '../limits';
 export const ZUsername = z
   .string()
   .trim()
-  .min(Limits.username.min)
+  // `abort`: an empty or short name gets one message, not the pattern's too.
+  .min(Limits.username.min, { abort: true })
   .max(Limits.username.max)
   .regex(/^[\p{L}\p{N}_.-]+$/u, 'Letters, digits and . _ - only.');
-export const ZEmail = z.string().trim().toLowerCase().max(Limits.email.max).pipe(z.email());
-export const ZPassword = z.string().min(Limits.password.min, 'Password is too short').max(Limits.password.max);
+export const ZEmail = z.string().trim().toLowerCase().min(1).max(Limits.email.max).pipe(z.email());
+export const ZPassword = z
+  .string()
+  .min(1, { abort: true })
+  .min(Limits.password.min, 'Password is too short')
+  .max(Limits.password.max);
 export const ZCode = z
   .string()
   .trim()
@@ -24,6 +30,8 @@ export const ZLanguage = z.enum(Languages);
 export const ZEmailFrequency = z.enum(['hourly', 'daily', 'weekly', 'never']);
 /** The quickstart (product.md §2 onboarding): offered while pending, resumable when skipped, gone once done. */
 export const ZOnboarding = z.enum(['pending', 'skipped', 'done']);
+/** An IANA time zone name (`Europe/Berlin`): due dates, "Today" and digests follow it. */
+export const ZTimeZone = z.string().trim().refine(isTimeZone, 'Choose a time zone from the list.');
 export type TOnboarding = z.infer<typeof ZOnboarding>;
 export type TEmailFrequency = z.infer<typeof ZEmailFrequency>;
 
@@ -38,17 +46,22 @@ export const ZRegister = z.object({
   password: ZPassword,
   first_name: ZPersonName.optional(),
   last_name: ZPersonName.optional(),
+  /** The browser's time zone, detected by the sign-up form. */
+  time_zone: ZTimeZone.optional(),
   language: ZLanguage.optional(),
 });
 export type TRegister = z.infer<typeof ZRegister>;
 
-/** POST users/login/ → `ZTokens`, or `ZEphemeral` when 2FA is on (a code is e-mailed). */
+/**
+ * POST users/login/ → `ZTokens`, or `ZEphemeral` when 2FA is on (a code is e-mailed) or when the
+ * account had too many failed sign-ins (a code is e-mailed if the password was right; `detail` says so).
+ */
 export const ZLogin = z.object({
   username: z.string().trim().min(1).max(Limits.email.max),
   password: z.string().min(1).max(Limits.password.max),
 });
 export type TLogin = z.infer<typeof ZLogin>;
-export const ZLoginResult = z.union([ZTokens, ZEphemeral]);
+export const ZLoginResult = z.union([ZTokens, ZEphemeral.extend({ detail: z.string().optional() })]);
 
 /** POST otp/check/ → `ZTokens`. */
 export const ZOtpCheck = z.object({ code: ZCode, ephemeral_token: z.string().min(1) });
@@ -84,6 +97,8 @@ export const ZMe = z.object({
   notify_browser: z.boolean(),
   email_frequency: ZEmailFrequency,
   onboarding: ZOnboarding,
+  /** Null until the browser told it (at sign-up or the first visit); treated as UTC meanwhile. */
+  time_zone: z.string().nullable(),
 });
 export type TMe = z.infer<typeof ZMe>;
 
@@ -98,6 +113,7 @@ export const ZUserPatch = z
     notify_browser: z.boolean(),
     email_frequency: ZEmailFrequency,
     onboarding: ZOnboarding,
+    time_zone: ZTimeZone,
   })
   .partial();
 export type TUserPatch = z.infer<typeof ZUserPatch>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Limits } from '../limits';
+import { ZId, ZOffset, ZPageLimit } from '../validation';
 import { ZUserRef } from './units';
 
 /**
@@ -44,10 +45,10 @@ export type TComment = z.infer<typeof ZComment>;
 /** GET comments/?task= or ?unit=: oldest first, paginated. */
 export const ZCommentListQuery = z
   .object({
-    task: z.coerce.number().int().positive().max(Limits.maxId).optional(),
-    unit: z.coerce.number().int().positive().max(Limits.maxId).optional(),
-    offset: z.coerce.number().int().min(0).default(0),
-    limit: z.coerce.number().int().min(1).max(Limits.pageSize.max).default(Limits.pageSize.default),
+    task: ZId.optional(),
+    unit: ZId.optional(),
+    offset: ZOffset,
+    limit: ZPageLimit,
   })
   .refine((value) => (value.task === undefined) !== (value.unit === undefined), {
     message: 'A comment belongs to a task or to a unit',

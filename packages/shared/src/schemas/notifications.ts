@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Limits } from '../limits';
+import { ZOffset, ZPageLimit } from '../validation';
 import { ZComment } from './comments';
 import { ZTaskStatus, ZUserRef } from './units';
 
@@ -26,6 +26,8 @@ export const NotificationKinds = [
   'mention',
   /** You were invited to a workspace. */
   'invited',
+  /** A webhook of a workspace you administer was turned off after a day of failed deliveries. */
+  'webhook_disabled',
 ] as const;
 export const ZNotificationKind = z.enum(NotificationKinds);
 export type TNotificationKind = z.infer<typeof ZNotificationKind>;
@@ -52,8 +54,8 @@ export type TNotification = z.infer<typeof ZNotification>;
 /** GET notifications/?read=false (newest first); `unread` is the caller's unread total. */
 export const ZNotificationListQuery = z.object({
   read: z.enum(['true', 'false']).optional(),
-  offset: z.coerce.number().int().min(0).default(0),
-  limit: z.coerce.number().int().min(1).max(Limits.pageSize.max).default(Limits.pageSize.default),
+  offset: ZOffset,
+  limit: ZPageLimit,
 });
 export const ZNotificationList = z.object({
   count: z.number().int(),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { TaskStatuses } from '../domain/tasks';
 import { Limits } from '../limits';
-import { ZDescription, ZName } from '../validation';
+import { ZDescription, ZId, ZName, ZOffset, ZPageLimit } from '../validation';
 
 /**
  * The contract of units and their tasks (domain.md §3, §7; product.md §2, §5). The engine's rules
@@ -46,11 +46,11 @@ export type TUnit = z.infer<typeof ZUnit>;
 
 /** GET units/?project=&pipeline=&search=: a page of units without their tasks (the matrix has those). */
 export const ZUnitListQuery = z.object({
-  project: z.coerce.number().int().positive().optional(),
-  pipeline: z.coerce.number().int().positive().optional(),
+  project: ZId.optional(),
+  pipeline: ZId.optional(),
   search: z.string().trim().max(Limits.name.max).optional(),
-  offset: z.coerce.number().int().min(0).default(0),
-  limit: z.coerce.number().int().min(1).max(Limits.pageSize.max).default(Limits.pageSize.default),
+  offset: ZOffset,
+  limit: ZPageLimit,
 });
 export const ZUnitSummary = ZUnit.omit({ tasks: true });
 export type TUnitSummary = z.infer<typeof ZUnitSummary>;
@@ -99,14 +99,14 @@ export function batchUnitNames(
 
 /** GET units/matrix/?pipeline=…: one page of the unit × stage matrix. */
 export const ZMatrixQuery = z.object({
-  pipeline: z.coerce.number().int().positive(),
-  offset: z.coerce.number().int().min(0).default(0),
-  limit: z.coerce.number().int().min(1).max(Limits.pageSize.max).default(Limits.pageSize.default),
+  pipeline: ZId,
+  offset: ZOffset,
+  limit: ZPageLimit,
   sort: z.enum(['name', '-name', 'created', '-created']).default('name'),
   /** Units having at least one task in this status. */
   status: ZTaskStatus.optional(),
   /** Units having a task assigned to this user id ('me' for the caller). */
-  assignee: z.union([z.literal('me'), z.coerce.number().int().positive()]).optional(),
+  assignee: z.union([z.literal('me'), ZId]).optional(),
   overdue: z.enum(['true', 'false']).optional(),
   search: z.string().trim().max(Limits.name.max).optional(),
 });
@@ -181,11 +181,11 @@ export const ZTaskPatch = z
  * (paginated).
  */
 export const ZTaskListQuery = z.object({
-  assignee: z.union([z.literal('me'), z.coerce.number().int().positive()]).optional(),
-  reviewer: z.union([z.literal('me'), z.coerce.number().int().positive()]).optional(),
-  workspace: z.coerce.number().int().positive().optional(),
-  pipeline: z.coerce.number().int().positive().optional(),
-  unit: z.coerce.number().int().positive().optional(),
+  assignee: z.union([z.literal('me'), ZId]).optional(),
+  reviewer: z.union([z.literal('me'), ZId]).optional(),
+  workspace: ZId.optional(),
+  pipeline: ZId.optional(),
+  unit: ZId.optional(),
   status: ZTaskStatus.optional(),
   overdue: z.enum(['true', 'false']).optional(),
   ready: z.enum(['true', 'false']).optional(),
@@ -196,8 +196,8 @@ export const ZTaskListQuery = z.object({
   awaiting: z.enum(['true']).optional(),
   /** Only tasks the assignee can act on: To do, Work in progress or Edit (not in review, not done). */
   workable: z.enum(['true']).optional(),
-  offset: z.coerce.number().int().min(0).default(0),
-  limit: z.coerce.number().int().min(1).max(Limits.pageSize.max).default(Limits.pageSize.default),
+  offset: ZOffset,
+  limit: ZPageLimit,
 });
 export const ZTaskListItem = z.object({
   id: z.number().int(),

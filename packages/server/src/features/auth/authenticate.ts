@@ -2,14 +2,24 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Db } from '../../db';
 import { AppError } from '../../http/errors';
+import type { TApiTokenScope } from '@stageline/shared';
+import { countHit, rateLimited } from '../../http/rate-limit';
+import { findApiToken, isApiToken } from './api-tokens';
 import { isSessionLive } from './sessions';
 import { verifyToken, type TokenKeys } from './tokens';
 
 /**
  * The signed-in caller: who, through which session (the access token's `sid`), and until when the
- * token is valid (epoch ms; long-lived responses such as the event stream end there).
+ * token is valid (epoch ms; long-lived responses such as the event stream end there). A script with
+ * a personal API token has no session (`sessionId` 0) and the token's scope.
  */
-export type AuthUser = { id: number; sessionId: number; tokenExpiresAt: number };
+export type AuthUser = {
+  id: number;
+  sessionId: number;
+  tokenExpiresAt: number;
+  via: 'session' | 'api_token';
+  scope: TApiTokenScope;
+};
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -17,8 +27,13 @@ declare module 'fastify' {
     user: AuthUser | null;
   }
   interface FastifyInstance {
-    /** Hook of every signed-in route (onRequest): 401 `not_authenticated` or `token_not_valid`. */
+    /**
+     * Hook of every signed-in route (onRequest): 401 `not_authenticated` or `token_not_valid`; 403
+     * for a read-only API token on anything but a read.
+     */
     authenticate: (request: FastifyRequest) => Promise<void>;
+    /** The same for what only a signed-in person may do (tokens, password, e-mail, 2FA, sessions). */
+    authenticateSession: (request: FastifyRequest) => Promise<void>;
   }
 }
 
@@ -37,20 +52,60 @@ function bearerToken(request: FastifyRequest): string | undefined {
 export async function readCaller(request: FastifyRequest, db: Db, keys: TokenKeys): Promise<AuthUser | undefined> {
   const token = bearerToken(request);
   if (token === undefined) return undefined;
+  if (isApiToken(token)) return readApiTokenCaller(request, db, keys, token);
   const claims = token ? await verifyToken(keys, token, 'access') : null;
   if (!claims || !(await isSessionLive(db, { userId: claims.userId, sessionId: claims.sid }))) {
     throw new AppError('token_not_valid');
   }
-  return { id: claims.userId, sessionId: claims.sid, tokenExpiresAt: (claims.exp ?? 0) * 1000 };
+  return {
+    id: claims.userId,
+    sessionId: claims.sid,
+    tokenExpiresAt: (claims.exp ?? 0) * 1000,
+    via: 'session',
+    scope: 'write',
+  };
 }
 
-/** Decorates `request.user` and `app.authenticate` for every feature. */
+/** Failed API-token attempts per address (docs/security.md): past it, 429 instead of 401. */
+const apiTokenFailures = { max: 30, windowSeconds: 60 };
+
+async function readApiTokenCaller(request: FastifyRequest, db: Db, keys: TokenKeys, token: string): Promise<AuthUser> {
+  const found = await findApiToken(db, keys, token);
+  if (!found) {
+    const failures = await countHit(db, `api-token-fail:${request.ip}`, apiTokenFailures);
+    if (failures.hits > apiTokenFailures.max) throw rateLimited(failures.retryAfter);
+    throw new AppError(
+      'not_authenticated',
+      'This API token is not valid: it was revoked, has expired or never existed.',
+    );
+  }
+  return {
+    id: found.userId,
+    sessionId: 0,
+    tokenExpiresAt: found.expiresAt?.getTime() ?? Number.MAX_SAFE_INTEGER,
+    via: 'api_token',
+    scope: found.scope,
+  };
+}
+
+const reads = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** Decorates `request.user`, `app.authenticate` and `app.authenticateSession` for every feature. */
 export const authenticatePlugin = fp<{ db: Db; keys: TokenKeys }>(async (app: FastifyInstance, { db, keys }) => {
   app.decorateRequest('user', null);
   app.decorate('authenticate', async (request: FastifyRequest) => {
     const caller = await readCaller(request, db, keys);
     if (!caller) throw new AppError('not_authenticated');
+    if (caller.scope === 'read' && !reads.has(request.method)) {
+      throw new AppError('permission_denied', 'This API token can only read.');
+    }
     request.user = caller;
+  });
+  app.decorate('authenticateSession', async (request: FastifyRequest) => {
+    await app.authenticate(request);
+    if (request.user?.via !== 'session') {
+      throw new AppError('permission_denied', 'API tokens cannot do this: sign in to the app.');
+    }
   });
 });
 

@@ -76,43 +76,51 @@ export async function sendCode(
 }
 
 /**
- * Spends a code: the newest live code of one of `purposes` must match. Each wrong try counts; the
- * fifth burns the code, and an expired or burnt code is refused like a wrong one
- * ('Code is invalid, try to resend').
+ * Spends a code: the newest live code of one of `purposes` must match. Each try counts; after five
+ * wrong ones the code is burnt, and an expired or burnt code is refused like a wrong one
+ * ('Code is invalid, try to resend'). The try is counted before the comparison, in one statement
+ * that locks the code's row, so a burst of parallel guesses gets five comparisons, not one each
+ * (docs/security.md).
  */
 export async function consumeCode(
   ctx: AuthContext,
   { userId, purposes, code }: { userId: number; purposes: CodePurpose[]; code: string },
 ): Promise<void> {
+  const { oneTimeCodes } = schema;
   const now = new Date();
-  const [live] = await ctx.db
-    .select()
-    .from(schema.oneTimeCodes)
+  const newestLive = ctx.db
+    .select({ id: oneTimeCodes.id })
+    .from(oneTimeCodes)
     .where(
       and(
-        eq(schema.oneTimeCodes.userId, userId),
-        inArray(schema.oneTimeCodes.purpose, purposes),
-        isNull(schema.oneTimeCodes.consumedAt),
-        gt(schema.oneTimeCodes.expiresAt, now),
-        lt(schema.oneTimeCodes.attempts, Limits.code.maxAttempts),
+        eq(oneTimeCodes.userId, userId),
+        inArray(oneTimeCodes.purpose, purposes),
+        isNull(oneTimeCodes.consumedAt),
+        gt(oneTimeCodes.expiresAt, now),
+        lt(oneTimeCodes.attempts, Limits.code.maxAttempts),
       ),
     )
-    .orderBy(desc(schema.oneTimeCodes.sentAt))
-    .limit(1);
-  if (!live) throw new AppError('invalid_code');
-
-  if (!sameHash(live.codeHash, hashSecret(ctx.keys, code))) {
-    await ctx.db
-      .update(schema.oneTimeCodes)
-      .set({ attempts: sql`${schema.oneTimeCodes.attempts} + 1` })
-      .where(eq(schema.oneTimeCodes.id, live.id));
-    throw new AppError('invalid_code');
-  }
+    .orderBy(desc(oneTimeCodes.sentAt))
+    .limit(1)
+    .for('update');
+  const [tried] = await ctx.db
+    .update(oneTimeCodes)
+    .set({ attempts: sql`${oneTimeCodes.attempts} + 1` })
+    .where(
+      and(
+        inArray(oneTimeCodes.id, newestLive),
+        // Checked again on the locked row: a try counted meanwhile may have reached the limit.
+        lt(oneTimeCodes.attempts, Limits.code.maxAttempts),
+        isNull(oneTimeCodes.consumedAt),
+      ),
+    )
+    .returning({ id: oneTimeCodes.id, codeHash: oneTimeCodes.codeHash });
+  if (!tried || !sameHash(tried.codeHash, hashSecret(ctx.keys, code))) throw new AppError('invalid_code');
   // Only one request can spend it, even when two race with the right code.
   const spent = await ctx.db
-    .update(schema.oneTimeCodes)
+    .update(oneTimeCodes)
     .set({ consumedAt: now })
-    .where(and(eq(schema.oneTimeCodes.id, live.id), isNull(schema.oneTimeCodes.consumedAt)))
-    .returning({ id: schema.oneTimeCodes.id });
+    .where(and(eq(oneTimeCodes.id, tried.id), isNull(oneTimeCodes.consumedAt)))
+    .returning({ id: oneTimeCodes.id });
   if (spent.length === 0) throw new AppError('invalid_code');
 }

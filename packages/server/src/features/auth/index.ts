@@ -10,3 +10,4 @@ export { createKeys, hashSecret, randomToken, type TokenKeys } from './tokens';
 export { assertAvailable, findUserByEmail, findUserById, findUserByLogin, isUniqueViolation } from './users-lookup';
 export { beginSecondFactor } from './service';
 export { authRoutes } from './routes';
+export { apiTokenRoutes } from './api-token-routes';

@@ -18,8 +18,10 @@ import {
 } from '@stageline/shared';
 import { AppError } from '../../http/errors';
 import { readCaller } from './authenticate';
-import { clientInfo, publicOrigin, type AuthContext } from './context';
-import { digest, rateLimit, type AuthLimits } from './rate-limits';
+import { mailOrigin } from '../../http/mail-origin';
+import { clientInfo, type AuthContext } from './context';
+import { digest, rateLimit } from '../../http/rate-limit';
+import type { AuthLimits } from './rate-limits';
 import {
   checkCode,
   confirmPasswordReset,
@@ -51,7 +53,7 @@ export const authRoutes: FastifyPluginAsyncZod<Options> = async (app, { ctx, lim
         body: ZRegister,
         response: { 201: ZEphemeral },
       },
-      preHandler: rateLimit(app, 'register', [{ rule: limits.registerPerIp, key: byIp }]),
+      preHandler: rateLimit(ctx.db, 'register', [{ rule: limits.registerPerIp, key: byIp }]),
     },
     async (request, reply) => {
       const result = await registerUser(ctx, { input: request.body, language: request.language });
@@ -72,13 +74,17 @@ export const authRoutes: FastifyPluginAsyncZod<Options> = async (app, { ctx, lim
         body: ZLogin,
         response: { 200: ZLoginResult, 403: ZEmailNotVerified },
       },
-      preHandler: rateLimit(app, 'login', [
-        { rule: limits.loginPerIp, key: byIp },
-        { rule: limits.loginPerAccount, key: bodyField('username') },
-      ]),
+      preHandler: rateLimit(ctx.db, 'login', [{ rule: limits.loginPerIp, key: byIp }]),
     },
-    async (request) =>
-      logIn(ctx, { login: request.body.username, password: request.body.password, client: clientInfo(request) }),
+    async (request) => {
+      const result = await logIn(ctx, {
+        login: request.body.username,
+        password: request.body.password,
+        client: clientInfo(request),
+        failureRule: limits.loginFailuresPerAccount,
+      });
+      return 'detail' in result && result.detail ? { ...result, detail: request.t(result.detail) } : result;
+    },
   );
 
   app.post(
@@ -90,7 +96,7 @@ export const authRoutes: FastifyPluginAsyncZod<Options> = async (app, { ctx, lim
         body: ZOtpCheck,
         response: { 200: ZTokens },
       },
-      preHandler: rateLimit(app, 'otp-check', [
+      preHandler: rateLimit(ctx.db, 'otp-check', [
         { rule: limits.otpCheckPerIp, key: byIp },
         { rule: limits.otpCheckPerToken, key: bodyField('ephemeral_token') },
       ]),
@@ -117,7 +123,7 @@ export const authRoutes: FastifyPluginAsyncZod<Options> = async (app, { ctx, lim
         security: [{ bearer: [] }, {}],
         response: { 200: ZDetail },
       },
-      preHandler: rateLimit(app, 'otp-send', [{ rule: limits.otpSendPerIp, key: byIp }]),
+      preHandler: rateLimit(ctx.db, 'otp-send', [{ rule: limits.otpSendPerIp, key: byIp }]),
     },
     async (request) => {
       const body = request.body ?? {};
@@ -126,6 +132,9 @@ export const authRoutes: FastifyPluginAsyncZod<Options> = async (app, { ctx, lim
       } else {
         const caller = await readCaller(request, ctx.db, ctx.keys);
         if (!caller) throw new AppError('not_authenticated');
+        if (caller.via !== 'session') {
+          throw new AppError('permission_denied', 'API tokens cannot do this: sign in to the app.');
+        }
         await sendAccountCode(ctx, { userId: caller.id, purpose: body.purpose ?? 'account' });
       }
       return { detail: request.t('Code sent, check your email.') };
@@ -161,7 +170,7 @@ export const authRoutes: FastifyPluginAsyncZod<Options> = async (app, { ctx, lim
     },
   );
 
-  const resetTokenLimit = rateLimit(app, 'password-reset-token', [{ rule: limits.resetPerIp, key: byIp }]);
+  const resetTokenLimit = rateLimit(ctx.db, 'password-reset-token', [{ rule: limits.resetPerIp, key: byIp }]);
 
   app.post(
     '/users/password_reset/',
@@ -172,13 +181,13 @@ export const authRoutes: FastifyPluginAsyncZod<Options> = async (app, { ctx, lim
         body: ZPasswordResetRequest,
         response: { 200: ZDetail },
       },
-      preHandler: rateLimit(app, 'password-reset', [
+      preHandler: rateLimit(ctx.db, 'password-reset', [
         { rule: limits.resetPerIp, key: byIp },
         { rule: limits.resetPerAccount, key: bodyField('email') },
       ]),
     },
     async (request) => {
-      await requestPasswordReset(ctx, { email: request.body.email, origin: publicOrigin(ctx.config, request) });
+      await requestPasswordReset(ctx, { email: request.body.email, origin: mailOrigin(ctx.config, request) });
       return { detail: request.t('If an account with this e-mail exists, we sent it a link to reset the password.') };
     },
   );
@@ -212,7 +221,7 @@ export const authRoutes: FastifyPluginAsyncZod<Options> = async (app, { ctx, lim
       preHandler: resetTokenLimit,
     },
     async (request) => {
-      await confirmPasswordReset(ctx, { ...request.body, origin: publicOrigin(ctx.config, request) });
+      await confirmPasswordReset(ctx, { ...request.body, origin: mailOrigin(ctx.config, request) });
       return { detail: request.t('Password changed') };
     },
   );

@@ -2,6 +2,7 @@ import { and, eq, gt, isNull } from 'drizzle-orm';
 import type { TLanguage, TRegister, TTokenPair } from '@stageline/shared';
 import { schema } from '../../db';
 import { AppError } from '../../http/errors';
+import { clearCount, countHit, digest, peekCount, rateLimited, type RateRule } from '../../http/rate-limit';
 import { mailUser, type AuthContext, type ClientInfo, type UserRow } from './context';
 import { consumeCode, sendCode, type CodePurpose } from './codes';
 import { hashPassword, verifyPassword } from './passwords';
@@ -33,6 +34,7 @@ export async function registerUser(
         firstName: input.first_name ?? '',
         lastName: input.last_name ?? '',
         language: input.language ?? language,
+        timeZone: input.time_zone ?? null,
       })
       .returning()) as [UserRow];
   } catch (error) {
@@ -43,17 +45,44 @@ export async function registerUser(
   return { ephemeral_token: await signEphemeral(ctx.keys, user.id, 'register') };
 }
 
+/** The counter of failed password sign-ins of an account, or of a name no account has. */
+function failureKey(user: UserRow | undefined, login: string): string {
+  return user ? `login-fail:account:${user.id}` : `login-fail:name:${digest(login.trim().toLowerCase())}`;
+}
+
 /**
  * Checks a username-or-e-mail and password. Answers tokens; or, with 2FA on, an ephemeral token
  * (a code is e-mailed); an unverified e-mail is a 403 carrying an ephemeral token to verify it with.
+ *
+ * Failed tries count per account, however it was named (docs/security.md). Past `failureRule`, the
+ * account is not locked out — anyone could lock anyone out — but its password alone no longer signs
+ * in: every try answers the same ephemeral token, and a code is e-mailed only when the password was
+ * right, so guessing learns nothing and the owner signs in with password + code (or OAuth).
  */
 export async function logIn(
   ctx: AuthContext,
-  { login, password, client }: { login: string; password: string; client: ClientInfo },
-): Promise<TTokenPair | { ephemeral_token: string }> {
+  {
+    login,
+    password,
+    client,
+    failureRule,
+  }: { login: string; password: string; client: ClientInfo; failureRule: RateRule },
+): Promise<TTokenPair | { ephemeral_token: string; detail?: string }> {
   const user = await findUserByLogin(ctx.db, login);
+  const key = failureKey(user, login);
+  const locked = (await peekCount(ctx.db, key)).hits >= failureRule.max;
   const valid = await verifyPassword(user?.passwordHash, password);
-  if (!user || !valid) throw new AppError('invalid_credentials');
+  if (user && locked) {
+    if (valid) await sendCode(ctx, { user, purpose: 'login', whenTooSoon: 'skip' });
+    else await countHit(ctx.db, key, failureRule);
+    return { ephemeral_token: await signEphemeral(ctx.keys, user.id, 'unlock'), detail: lockedDetail };
+  }
+  if (!user || !valid) {
+    const failures = await countHit(ctx.db, key, failureRule);
+    if (!user && failures.hits > failureRule.max) throw rateLimited(failures.retryAfter);
+    throw new AppError('invalid_credentials');
+  }
+  await clearCount(ctx.db, key);
   if (!user.emailVerified) {
     // A code sent less than 30 s ago is still valid: do not send another.
     await sendCode(ctx, { user, purpose: 'verify_email', whenTooSoon: 'skip' });
@@ -73,7 +102,14 @@ export async function beginSecondFactor(ctx: AuthContext, user: UserRow): Promis
   return { ephemeral_token: await signEphemeral(ctx.keys, user.id, 'login') };
 }
 
-const codePurposeOf: Record<EphemeralPurpose, CodePurpose> = { register: 'verify_email', login: 'login' };
+/** What a sign-in past its failure limit answers, whether or not the password was right. */
+export const lockedDetail = 'Too many failed sign-ins. If the password was right, we e-mailed you a code to finish.';
+
+const codePurposeOf: Record<EphemeralPurpose, CodePurpose> = {
+  register: 'verify_email',
+  login: 'login',
+  unlock: 'login',
+};
 
 /** The user and step an ephemeral token stands for; 400 `invalid_token` when it is no longer usable. */
 async function ephemeralUser(ctx: AuthContext, token: string) {
@@ -93,7 +129,9 @@ export async function checkCode(
 ): Promise<TTokenPair> {
   const { user, purpose } = await ephemeralUser(ctx, ephemeralToken);
   await consumeCode(ctx, { userId: user.id, purposes: [codePurposeOf[purpose]], code });
-  if (purpose === 'register') {
+  await clearCount(ctx.db, failureKey(user, user.username));
+  // The code reached the account's address: that verifies it, whichever step sent it.
+  if (!user.emailVerified) {
     await ctx.db
       .update(schema.users)
       .set({ emailVerified: true, updatedAt: new Date() })
@@ -105,6 +143,8 @@ export async function checkCode(
 /** otp/send/ with an ephemeral token: a new code for the sign-up or 2FA step. */
 export async function resendStepCode(ctx: AuthContext, { ephemeralToken }: { ephemeralToken: string }): Promise<void> {
   const { user, purpose } = await ephemeralUser(ctx, ephemeralToken);
+  // An unlock code is sent only for a right password: a new one needs the password again.
+  if (purpose === 'unlock') throw new AppError('invalid_token', 'Sign in again with your password to get a new code.');
   await sendCode(ctx, { user, purpose: codePurposeOf[purpose] });
 }
 

@@ -12,7 +12,12 @@ export function createKeys(secret: string): TokenKeys {
   };
 }
 
-export type EphemeralPurpose = 'register' | 'login';
+/**
+ * The code step a sign-in waits for: verifying a new e-mail, the second factor, or the code an
+ * account with too many failed sign-ins needs on top of its password.
+ */
+export type EphemeralPurpose = 'register' | 'login' | 'unlock';
+const ephemeralPurposes: readonly string[] = ['register', 'login', 'unlock'] satisfies EphemeralPurpose[];
 
 export type AccessClaims = { typ: 'access'; sub: string; sid: number };
 export type RefreshClaims = { typ: 'refresh'; sub: string; sid: number; jti: string };
@@ -42,20 +47,23 @@ export function signEphemeral(keys: TokenKeys, userId: number, purpose: Ephemera
   return sign(keys, { typ: 'ephemeral', sub: String(userId), purpose }, ephemeralTokenMinutes * 60);
 }
 
-/** The claims of a valid token of type `typ`, or null when it is expired, forged or of another type. */
+/**
+ * The claims of a valid token of type `typ`, or null when it is expired, forged, of another type or
+ * without `exp` (every token we sign expires; one that does not was not made by us as it should be).
+ */
 export async function verifyToken<T extends Claims['typ']>(
   keys: TokenKeys,
   token: string,
   typ: T,
 ): Promise<(Extract<Claims, { typ: T }> & { userId: number; exp?: number }) | null> {
   try {
-    const { payload } = await jwtVerify(token, keys.jwt, { algorithms: ['HS256'] });
+    const { payload } = await jwtVerify(token, keys.jwt, { algorithms: ['HS256'], requiredClaims: ['exp'] });
     if (payload.typ !== typ) return null;
     const userId = Number(payload.sub);
     if (!Number.isSafeInteger(userId) || userId <= 0) return null;
     if (typ !== 'ephemeral' && !Number.isSafeInteger(payload.sid)) return null;
     if (typ === 'refresh' && typeof payload.jti !== 'string') return null;
-    if (typ === 'ephemeral' && payload.purpose !== 'register' && payload.purpose !== 'login') return null;
+    if (typ === 'ephemeral' && !ephemeralPurposes.includes(payload.purpose as string)) return null;
     return { ...(payload as unknown as Extract<Claims, { typ: T }>), userId };
   } catch {
     return null;

@@ -9,7 +9,7 @@ import {
 } from '@stageline/shared';
 import type { z } from 'zod';
 import { schema, type Db } from '../../db';
-import { publish } from '../events';
+import { emitWebhookEvents, publish } from '../events';
 import { excerpt, notify } from '../notifications';
 import { effectivePeople } from '../tasks';
 import { personName } from '../workspaces';
@@ -123,6 +123,11 @@ async function announce(
   }
   const [comment] = await present(tx, [row]);
   await publish(tx, { workspace: row.workspaceId }, { type: 'comment', data: { action, comment: comment! } });
+  if (action === 'created') {
+    await emitWebhookEvents(tx, row.workspaceId, [
+      { event: 'comment.created', data: { comment: { ...comment!, unit: base.unitId } } },
+    ]);
+  }
   return comment!;
 }
 

@@ -24,6 +24,8 @@ let scene: { taskId: number; unitId: number; projectId: number; unitName: string
 
 /** A fixed instant, Wednesday 2026-11-18 09:30 UTC (the daily period began at 07:00 that day). */
 const wednesday = new Date('2026-11-18T09:30:00Z');
+/** The quarter-hourly run of that morning that mails the day's digests (within an hour of 07:00 UTC). */
+const wednesdayMorning = new Date('2026-11-18T07:15:00Z');
 
 beforeAll(async () => {
   mailbox = await startMailbox();
@@ -105,7 +107,7 @@ describe('the digest job', () => {
     await buildNotification(t, { user: boris, kind: 'accepted', actor, workspace, task: scene.taskId });
     await buildNotification(t, { user: boris, kind: 'mention', workspace, unit: scene.unitId, text: '@boris глянь' });
 
-    const result = await runDigests(ctx, 'daily', wednesday);
+    const result = await runDigests(ctx, 'daily', wednesdayMorning);
     expect(result).toMatchObject({ period: '2026-11-18T07:00:00.000Z', failed: 0 });
     expect(result.sent).toBeGreaterThanOrEqual(2);
 
@@ -165,6 +167,50 @@ describe('the digest job', () => {
 
     for (const user of Object.values(users)) expect(await mailbox.none(user.email)).toBe(true);
     expect(await emailedIds(t, users.never)).toEqual([]);
+  });
+
+  test('daily at 07:00 on the user’s own clock: Tokyo, across a DST change in Berlin, never hours late', async () => {
+    const tokyo = await recipient('daily');
+    const berlin = await recipient('daily');
+    await t.database.db.update(schema.users).set({ timeZone: 'Asia/Tokyo' }).where(eq(schema.users.id, tokyo.id));
+    await t.database.db.update(schema.users).set({ timeZone: 'Europe/Berlin' }).where(eq(schema.users.id, berlin.id));
+    await buildNotification(t, { user: tokyo, kind: 'invited', actor, workspace });
+    // 06:45 in Tokyo: not yet; 07:00 (22:00 UTC the evening before): sent.
+    await runDigests(ctx, 'daily', new Date('2026-11-23T21:45:00Z'));
+    expect(await mailbox.none(tokyo.email, 0)).toBe(true);
+    await runDigests(ctx, 'daily', new Date('2026-11-23T22:00:00Z'));
+    expect((await mailbox.waitFor(tokyo.email)).subject).toBe('Stageline: 1 new notification');
+
+    // Berlin leaves summer time on 2026-10-25: 07:00 is 05:00 UTC on the 24th and 06:00 UTC on the 26th.
+    await buildNotification(t, { user: berlin, kind: 'invited', actor, workspace });
+    await runDigests(ctx, 'daily', new Date('2026-10-24T05:00:00Z'));
+    expect(await mailbox.waitFor(berlin.email)).toBeDefined();
+    await buildNotification(t, { user: berlin, kind: 'invited', actor, workspace });
+    await runDigests(ctx, 'daily', new Date('2026-10-26T05:00:00Z'));
+    expect(await mailbox.none(berlin.email, 0)).toBe(true);
+    await runDigests(ctx, 'daily', new Date('2026-10-26T06:00:00Z'));
+    expect(await mailbox.waitFor(berlin.email)).toBeDefined();
+
+    // A notification arriving in the afternoon waits for the next morning rather than going out at once.
+    await buildNotification(t, { user: berlin, kind: 'invited', actor, workspace });
+    await runDigests(ctx, 'daily', new Date('2026-10-26T14:00:00Z'));
+    expect(await mailbox.none(berlin.email, 0)).toBe(true);
+  });
+
+  test('weekly on Monday 07:00 local; periods follow the zone', () => {
+    expect(periodStart('daily', new Date('2026-11-23T22:00:00Z'), 'Asia/Tokyo').toISOString()).toBe(
+      '2026-11-23T22:00:00.000Z',
+    );
+    expect(periodStart('daily', new Date('2026-11-23T21:59:00Z'), 'Asia/Tokyo').toISOString()).toBe(
+      '2026-11-22T22:00:00.000Z',
+    );
+    // Monday 2026-11-23 07:00 in Tokyo is Sunday 22:00 UTC.
+    expect(periodStart('weekly', new Date('2026-11-25T12:00:00Z'), 'Asia/Tokyo').toISOString()).toBe(
+      '2026-11-22T22:00:00.000Z',
+    );
+    expect(periodStart('weekly', new Date('2026-11-25T12:00:00Z'), 'America/New_York').toISOString()).toBe(
+      '2026-11-23T12:00:00.000Z',
+    );
   });
 
   test('a second run in the same period sends nothing; the next period sends only what is new', async () => {

@@ -4,6 +4,7 @@ import { ZDetail, ZUnsubscribe } from '@stageline/shared';
 import { eq } from 'drizzle-orm';
 import { schema, type Db } from '../../db';
 import { AppError } from '../../http/errors';
+import { rateLimit } from '../../http/rate-limit';
 import type { TokenKeys } from '../auth';
 import { verifyUnsubscribe } from './unsubscribe-token';
 
@@ -42,7 +43,9 @@ export const digestsRoutes: FastifyPluginAsyncZod<{ db: Db; keys: TokenKeys }> =
         body: ZUnsubscribe.partial().extend({ 'List-Unsubscribe': z.literal('One-Click').optional() }),
         response: { 200: ZDetail },
       },
-      config: { rateLimit: { max: 30, timeWindow: '1 minute' } },
+      preHandler: rateLimit(db, 'unsubscribe', [
+        { rule: { max: 30, windowSeconds: 60 }, key: (request) => request.ip },
+      ]),
     },
     async (request) => {
       await unsubscribe(db, keys, request.body.token ?? request.query.token);

@@ -5,10 +5,11 @@ import { isLanguage, paths, type TLanguage, type TNotificationKind } from '@stag
 import type { Config } from '../../config';
 import { schema, type Db } from '../../db';
 import { translatorFor } from '../../http/i18n';
+import { backgroundMailOrigin } from '../../http/mail-origin';
 import type { TokenKeys } from '../auth';
 import type { Mailer } from '../mail/mailer';
 import { renderBlocks, type Block } from '../mail/templates';
-import { periodStart, type DigestFrequency } from './periods';
+import { periodStart, sendWindowMs, type DigestFrequency } from './periods';
 import { signUnsubscribe } from './unsubscribe-token';
 
 export type DigestContext = { config: Config; db: Db; keys: TokenKeys; mailer: Mailer; log: FastifyBaseLogger };
@@ -18,14 +19,9 @@ export const digestListLimit = 50;
 
 export type DigestRunResult = { period: string; sent: number; skipped: number; failed: number };
 
-/** The origin of links in e-mails sent outside a request. */
-export function mailOrigin(config: Config): string {
-  return config.publicUrl ?? `http://localhost:${config.port || 3000}`;
-}
-
 /**
- * Sends the `frequency` digest of the period `now` falls in to every user of that frequency who has
- * unread notifications no digest carried yet. Each user's period is claimed first in `digest_runs`
+ * Sends the `frequency` digest of the period `now` falls in (on each user's own clock, within an hour
+ * of its start) to every user of that frequency who has unread notifications no digest carried yet. Each user's period is claimed first in `digest_runs`
  * (INSERT … ON CONFLICT DO NOTHING): whichever process claims it sends, every other skips, so a
  * period is mailed once however many processes run this at once. When sending fails, the claim
  * and the `emailed_at` marks are released so a later run retries; the run then throws, so the job
@@ -36,9 +32,8 @@ export async function runDigests(
   frequency: DigestFrequency,
   now = new Date(),
 ): Promise<DigestRunResult> {
-  const start = periodStart(frequency, now);
   const candidates = await ctx.db
-    .select({ id: schema.users.id })
+    .select({ id: schema.users.id, timeZone: schema.users.timeZone })
     .from(schema.users)
     .where(
       and(
@@ -49,8 +44,11 @@ export async function runDigests(
       ),
     )
     .orderBy(schema.users.id);
-  const result: DigestRunResult = { period: start.toISOString(), sent: 0, skipped: 0, failed: 0 };
-  for (const { id } of candidates) {
+  const result: DigestRunResult = { period: periodStart(frequency, now).toISOString(), sent: 0, skipped: 0, failed: 0 };
+  for (const { id, timeZone } of candidates) {
+    // Each user's period on their own clock; one that began over an hour ago waits for the next.
+    const start = periodStart(frequency, now, timeZone ?? 'UTC');
+    if (now.getTime() - start.getTime() >= sendWindowMs) continue;
     try {
       const outcome = await digestUser(ctx, id, frequency, start);
       result[outcome] += 1;
@@ -140,7 +138,7 @@ async function digestUser(
     const language: TLanguage = isLanguage(user.language) ? user.language : 'en';
     const name = [user.firstName, user.lastName].filter(Boolean).join(' ') || user.username;
     const token = await signUnsubscribe(ctx.keys, user.id);
-    const origin = mailOrigin(ctx.config);
+    const origin = backgroundMailOrigin(ctx.config);
     const content = renderDigest(translatorFor(language), {
       frequency,
       items,
@@ -249,6 +247,8 @@ export function digestSentence(t: TFunction, item: DigestItem): string {
       return t('{{actor}} mentioned you in a comment on {{target}}', { actor, target });
     case 'invited':
       return t('{{actor}} invited you to the workspace {{workspace}}', { actor, workspace });
+    case 'webhook_disabled':
+      return t('A webhook of {{workspace}} was turned off after a day of failed deliveries', { workspace });
   }
 }
 

@@ -19,7 +19,7 @@ export function signUnsubscribe(keys: TokenKeys, userId: number): Promise<string
 /** The user id of a valid unsubscribe token, or null when it is expired, forged or of another kind. */
 export async function verifyUnsubscribe(keys: TokenKeys, token: string): Promise<number | null> {
   try {
-    const { payload } = await jwtVerify(token, keys.jwt, { algorithms: ['HS256'] });
+    const { payload } = await jwtVerify(token, keys.jwt, { algorithms: ['HS256'], requiredClaims: ['exp'] });
     if (payload.typ !== 'unsubscribe') return null;
     const userId = Number(payload.sub);
     return Number.isSafeInteger(userId) && userId > 0 ? userId : null;

@@ -1,6 +1,7 @@
 import { PassThrough } from 'node:stream';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { zWholeNumber } from '@stageline/shared';
 import type { Database } from '../../db';
 import { callerOf, isSessionLive } from '../auth';
 import { EventHub, type EventRow, type HubOptions } from './hub';
@@ -14,11 +15,7 @@ export const RetryMs = 3_000;
 const maxQueuedBytes = 1024 * 1024;
 
 const ZEventsQuery = z.object({
-  last_event_id: z.coerce
-    .number()
-    .int()
-    .min(0)
-    .max(Number.MAX_SAFE_INTEGER)
+  last_event_id: zWholeNumber({ min: 0, max: Number.MAX_SAFE_INTEGER })
     .optional()
     .describe('Resume after this event id (the `Last-Event-ID` header wins when both are sent).'),
 });
@@ -55,7 +52,7 @@ export const eventsRoutes: FastifyPluginAsyncZod<{ database: Database; hub?: Hub
   app.get(
     '/events/',
     {
-      onRequest: app.authenticate,
+      onRequest: app.authenticateSession,
       compress: false,
       schema: {
         tags: ['events'],

@@ -1,13 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { TComment } from '@stageline/shared';
-import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
-import { openDatabase, schema, type Database } from '../../db';
-import { serverRoot } from '../../package-paths';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { schema } from '../../db';
 import { password, relaxedLimits } from '../../../test/accounts';
-import { buildTestApp, databaseUrlFor, quoteIdent, withServerClient, type TestApp } from '../../../test/helpers';
+import { buildTestApp, type TestApp } from '../../../test/helpers';
+import { killServers, sharedPostgresDatabase, startServer } from '../../../test/server-process';
 import { buildComment, listening, openStream, type Message, type Stream } from '../../../test/live';
 import { buildFlow, buildUnit } from '../../../test/units';
 import { buildTeam } from '../../../test/workspaces';
@@ -93,53 +91,12 @@ describe.skipIf(!onPostgres)('live events on PostgreSQL', () => {
 });
 
 describe.skipIf(!onPostgres)('two server processes on one PostgreSQL', () => {
-  const children: ChildProcess[] = [];
-  let database: Database | undefined;
-  let name = '';
-  let serverUrl = '';
+  let shared: Awaited<ReturnType<typeof sharedPostgresDatabase>> | undefined;
 
   afterAll(async () => {
-    const running = children.filter((child) => child.exitCode === null);
-    for (const child of running) child.kill('SIGTERM');
-    await Promise.all(running.map((child) => new Promise((resolve) => child.once('exit', resolve))));
-    await database?.close();
-    if (name)
-      await withServerClient(serverUrl, (client) =>
-        client.query(`DROP DATABASE IF EXISTS ${quoteIdent(name)} WITH (FORCE)`),
-      );
+    await killServers();
+    await shared?.drop();
   });
-
-  /** Runs `src/main.ts` with tsx, as production would minus the bundle, and answers its base URL. */
-  async function startServer(databaseUrl: string): Promise<string> {
-    const inherited = Object.fromEntries(
-      Object.entries(process.env).filter(([key]) => !['PUBLIC_URL', 'MAINTENANCE', 'DATA_DIR'].includes(key)),
-    );
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(serverRoot, 'src', 'main.ts')], {
-      cwd: path.resolve(serverRoot, '../..'),
-      env: {
-        ...inherited,
-        NODE_ENV: 'test',
-        DATABASE_URL: databaseUrl,
-        PORT: '0',
-        HOST: '127.0.0.1',
-        LOG_LEVEL: 'info',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    children.push(child);
-    let out = '';
-    let err = '';
-    child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
-    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
-    const deadline = Date.now() + 60_000;
-    while (Date.now() < deadline) {
-      const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
-      if (match?.[1]) return match[1];
-      if (child.exitCode !== null) break;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    throw new Error(`The server did not start.\nstdout:\n${out}\nstderr:\n${err}`);
-  }
 
   async function signIn(url: string, username: string) {
     const response = await fetch(`${url}/api/users/login/`, {
@@ -153,16 +110,8 @@ describe.skipIf(!onPostgres)('two server processes on one PostgreSQL', () => {
   }
 
   test('an event made through one process reaches an SSE client of the other', { timeout: 120_000 }, async () => {
-    const template = inject('testTemplate');
-    if (template.kind !== 'postgres') throw new Error('Expected a PostgreSQL template');
-    serverUrl = template.serverUrl;
-    name = `${template.prefix}${randomBytes(6).toString('hex')}`;
-    await withServerClient(serverUrl, (client) =>
-      client.query(`CREATE DATABASE ${quoteIdent(name)} TEMPLATE ${quoteIdent(template.template)}`),
-    );
-    const databaseUrl = databaseUrlFor(serverUrl, name);
-    database = await openDatabase({ databaseUrl, migrate: false, poolSize: 2 });
-    const db = database.db;
+    shared = await sharedPostgresDatabase();
+    const db = shared.database.db;
     const passwordHash = await hashPassword(password);
     const [alice, bob] = await db
       .insert(schema.users)
@@ -188,8 +137,8 @@ describe.skipIf(!onPostgres)('two server processes on one PostgreSQL', () => {
       .values({ projectId: project!.id, pipelineId: pipeline!.id, name: 'U' })
       .returning();
 
-    const a = await startServer(databaseUrl);
-    const b = await startServer(databaseUrl);
+    const a = (await startServer({ DATABASE_URL: shared.url })).url;
+    const b = (await startServer({ DATABASE_URL: shared.url })).url;
     expect(a).not.toBe(b);
     const asAlice = await signIn(a, alice!.username);
     const asBob = await signIn(b, bob!.username);

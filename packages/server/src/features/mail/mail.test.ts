@@ -1,7 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { ZOutboxMail } from '@stageline/shared';
-import type { Database } from '../../db';
+import { eq } from 'drizzle-orm';
+import { schema, type Database } from '../../db';
 import { relaxedLimits, uniqueUser } from '../../../test/accounts';
 import { buildTestApp, createTestDatabase, testConfig, type TestApp } from '../../../test/helpers';
 import { startMailbox, type Mailbox } from '../../../test/mailbox';
@@ -64,17 +65,26 @@ describe('dev outbox (no SMTP_URL)', () => {
     expect(ids).toEqual([...ids].sort((a, b) => b - a));
   });
 
-  test('the mail text, with its code, is logged', async () => {
+  test('the log says where the mail is, never its code', async () => {
     const info = vi.fn();
     const log = { info, error: vi.fn() } as unknown as FastifyBaseLogger;
     const mailer = createMailer({ config: testConfig(), db: database.db, log });
     expect(mailer.devOutbox).toBe(true);
     await mailer.send({ to: 'dev@example.com', subject: 'Code', text: 'Your code:\n123456', html: '<p>123456</p>' });
     expect(info).toHaveBeenCalledWith(
-      expect.objectContaining({ to: 'dev@example.com', text: expect.stringContaining('123456') as unknown }),
-      'mail stored in the dev outbox',
+      expect.objectContaining({ to: 'dev@example.com', subject: 'Code' }),
+      'mail stored in the dev outbox: read it at /dev/outbox on this machine',
     );
+    expect(JSON.stringify(info.mock.calls)).not.toContain('123456');
     await mailer.close();
+  });
+
+  test('only this machine reads the outbox: from another address it does not exist', async () => {
+    const local = await t.app.inject({ method: 'GET', url: '/api/dev/outbox/', remoteAddress: '::1' });
+    expect(local.statusCode).toBe(200);
+    const remote = await t.app.inject({ method: 'GET', url: '/api/dev/outbox/', remoteAddress: '192.0.2.10' });
+    expect(remote.statusCode).toBe(404);
+    expect(remote.json()).toEqual({ detail: 'Not found.', code: 'not_found' });
   });
 });
 
@@ -90,9 +100,14 @@ describe('with SMTP_URL', () => {
     await mailbox?.close();
   });
 
-  test('the outbox is not served', async () => {
+  test('the outbox is not served, and keeps no mail text (codes and links)', async () => {
     const response = await t.app.inject({ method: 'GET', url: '/api/dev/outbox/' });
     expect(response.statusCode).toBe(404);
+    const user = uniqueUser();
+    await t.app.inject({ method: 'POST', url: '/api/users/register/', payload: user });
+    await mailbox.waitFor(user.email);
+    const [row] = await database.db.select().from(schema.mailOutbox).where(eq(schema.mailOutbox.to, user.email));
+    expect(row).toMatchObject({ subject: 'Your Stageline verification code', text: '', html: '' });
   });
 
   test('mail is delivered over SMTP from MAIL_FROM, in the recipient language, with text and HTML', async () => {

@@ -8,7 +8,7 @@ import type { MailContent } from './templates';
 /** `headers` are extra SMTP headers (a digest's `List-Unsubscribe`); the outbox does not keep them. */
 export type OutgoingMail = MailContent & { to: string; headers?: Record<string, string> };
 
-/** Sends mail: every mail is kept in `mail_outbox`; with SMTP it is also delivered, in the background. */
+/** Sends mail: every mail is recorded in `mail_outbox`; with SMTP it is also delivered, in the background. */
 export type Mailer = {
   /** Whether mail only lands in the dev outbox (no `SMTP_URL`). */
   readonly devOutbox: boolean;
@@ -24,7 +24,9 @@ export type Mailer = {
 /**
  * The mailer of the app. Delivery does not hold up the request (a slow SMTP server must not slow
  * sign-up, nor reveal through timing whether a password-reset e-mail exists); the outcome is written
- * to the outbox row. Without SMTP, the mail's text is logged so a developer can read the code.
+ * to the outbox row. Mails carry codes and link tokens, so neither the log nor, with SMTP, the outbox
+ * row keeps their text (docs/security.md); without SMTP the text stays in the outbox, which only
+ * this machine can read (`/dev/outbox`).
  */
 export function createMailer({ config, db, log }: { config: Config; db: Db; log: FastifyBaseLogger }): Mailer {
   const transport: Transporter | undefined = config.smtpUrl ? nodemailer.createTransport(config.smtpUrl) : undefined;
@@ -55,14 +57,15 @@ export function createMailer({ config, db, log }: { config: Config; db: Db; log:
   return {
     devOutbox: !transport,
     async send(mail, options) {
+      const body = transport ? { text: '', html: '' } : { text: mail.text, html: mail.html };
       const [row] = await db
         .insert(schema.mailOutbox)
-        .values({ to: mail.to, subject: mail.subject, text: mail.text, html: mail.html })
+        .values({ to: mail.to, subject: mail.subject, ...body })
         .returning({ id: schema.mailOutbox.id });
       if (!transport) {
         log.info(
-          { mailId: row!.id, to: mail.to, subject: mail.subject, text: mail.text },
-          'mail stored in the dev outbox',
+          { mailId: row!.id, to: mail.to, subject: mail.subject },
+          'mail stored in the dev outbox: read it at /dev/outbox on this machine',
         );
         return;
       }

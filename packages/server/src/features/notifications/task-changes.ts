@@ -1,7 +1,7 @@
 import { and, asc, eq, isNotNull } from 'drizzle-orm';
 import type { TIteration, TTaskStatus } from '@stageline/shared';
 import { schema, type Db } from '../../db';
-import { publish } from '../events';
+import { emitWebhookEvents, publish, type WebhookEventInput } from '../events';
 import { excerpt } from './presenter';
 import { notify } from './service';
 
@@ -45,6 +45,45 @@ async function reactionComments(tx: Db, taskId: number, iteration: number, verdi
     .join('\n\n');
 }
 
+const newIn = (before: readonly number[] | undefined, after: readonly number[]) =>
+  after.filter((id) => !(before ?? []).includes(id));
+
+/**
+ * The webhook events of one task change (docs/integrations.md): `task.review` for each reaction
+ * given (who, accept or reject, and the round's outcome once it closed), `task.status_changed`, and
+ * `task.updated` when its people or due date were edited.
+ */
+function taskWebhookEvents(actorId: number, { task, before, after, edited }: TaskChange): WebhookEventInput[] {
+  const ref = { id: task.id, unit: task.unitId, stage: task.stageId, pipeline: task.pipelineId, status: after.status };
+  const events: WebhookEventInput[] = [];
+  const round = after.iteration;
+  if (round) {
+    const sameRound = before.iteration?.number === round.number;
+    const outcome = round.closed ? round.outcome : null;
+    for (const [verdict, ids] of [
+      ['accept', newIn(sameRound ? before.iteration?.acceptedBy : [], round.acceptedBy)],
+      ['reject', newIn(sameRound ? before.iteration?.rejectedBy : [], round.rejectedBy)],
+    ] as const) {
+      for (const reviewer of ids) {
+        events.push({ event: 'task.review', data: { task: ref, verdict, reviewer, round: round.number, outcome } });
+      }
+    }
+  }
+  if (before.status !== after.status) {
+    events.push({
+      event: 'task.status_changed',
+      data: { task: ref, from: before.status, to: after.status, actor: actorId },
+    });
+  }
+  if (edited) {
+    events.push({
+      event: 'task.updated',
+      data: { task: ref, assignees: [...after.assignees], reviewers: [...after.reviewers], actor: actorId },
+    });
+  }
+  return events;
+}
+
 /**
  * What the task calls tell others, in their transaction: a `task` live event to the workspace for
  * every task whose status, people or due date changed, and the notifications of domain.md §5 —
@@ -57,6 +96,11 @@ export async function reportTaskChanges(
   tx: Db,
   { actorId, workspaceId, changes }: { actorId: number; workspaceId: number; changes: TaskChange[] },
 ): Promise<void> {
+  await emitWebhookEvents(
+    tx,
+    workspaceId,
+    changes.flatMap((change) => taskWebhookEvents(actorId, change)),
+  );
   for (const { task, before, after, edited, sentBack } of changes) {
     if (before.status === after.status && !edited) continue;
     await publish(

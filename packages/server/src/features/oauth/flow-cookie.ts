@@ -39,7 +39,7 @@ export async function signFlow(keys: TokenKeys, claims: FlowClaims): Promise<str
 /** The claims of a valid, unexpired flow token, or null. */
 export async function verifyFlow(keys: TokenKeys, token: string): Promise<FlowClaims | null> {
   try {
-    const { payload } = await jwtVerify(token, keys.jwt, { algorithms: ['HS256'], audience });
+    const { payload } = await jwtVerify(token, keys.jwt, { algorithms: ['HS256'], audience, requiredClaims: ['exp'] });
     const p = payload as Record<string, unknown>;
     const strings = ['provider', 'state', 'verifier', 'redirectUri'] as const;
     if (p.typ !== 'oauth_flow' || strings.some((key) => typeof p[key] !== 'string')) return null;

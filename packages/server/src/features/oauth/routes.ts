@@ -73,7 +73,7 @@ export const oauthRoutes: FastifyPluginAsyncZod<{ ctx: AuthContext }> = async (a
   app.post(
     '/oauth/link/:provider/',
     {
-      onRequest: app.authenticate,
+      onRequest: app.authenticateSession,
       schema: {
         tags: ['oauth'],
         summary: 'Start linking an account of a provider to the signed-in user: the URL to navigate to',
@@ -128,7 +128,7 @@ export const oauthRoutes: FastifyPluginAsyncZod<{ ctx: AuthContext }> = async (a
   app.delete(
     '/users/me/oauth/:provider/',
     {
-      onRequest: app.authenticate,
+      onRequest: app.authenticateSession,
       schema: {
         tags: ['users'],
         summary: 'Unlink the account of a provider; refused (400) when it is the last way to sign in',

@@ -15,6 +15,7 @@ import { authorizePipeline, type StageRow } from './policy';
 import { loadPipeline } from './read';
 import { assertOneDue, settingsColumns } from './settings';
 import { onGraphSaved, onStagesAdded, onStagesRemoved } from './stage-hooks';
+import { emitWebhookEvents } from '../events';
 
 const { pipelines, stages, stageEdges } = schema;
 
@@ -236,6 +237,17 @@ export async function saveGraph(
       })
       .where(eq(pipelines.id, pipelineId));
     const pipeline = await loadPipeline(tx, { pipelineId, workspaceId: project.workspaceId });
+    await emitWebhookEvents(tx, project.workspaceId, [
+      {
+        event: 'pipeline.updated',
+        data: {
+          pipeline: { id: pipeline.id, name: pipeline.name, project: project.id, version: pipeline.version },
+          change: 'graph',
+          stages: { added: inserted.map((row) => row.id), removed },
+          actor: userId,
+        },
+      },
+    ]);
     return { ...pipeline, id_map: idMap };
   });
 }

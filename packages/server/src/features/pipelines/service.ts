@@ -7,6 +7,7 @@ import { authorize, inWorkspacesOf } from '../workspaces';
 import { authorizePipeline } from './policy';
 import { presentSummary } from './presenter';
 import { loadPipeline } from './read';
+import { emitWebhookEvents } from '../events';
 
 const { projects, pipelines, stages } = schema;
 
@@ -90,10 +91,24 @@ export async function updatePipeline(
     ),
   );
   if (Object.keys(changes).length > 0) {
-    await db
-      .update(pipelines)
-      .set({ ...changes, updatedAt: new Date() })
-      .where(eq(pipelines.id, pipelineId));
+    await db.transaction(async (tx) => {
+      const [row] = await tx
+        .update(pipelines)
+        .set({ ...changes, updatedAt: new Date() })
+        .where(eq(pipelines.id, pipelineId))
+        .returning({ name: pipelines.name, version: pipelines.version });
+      await emitWebhookEvents(tx, project.workspaceId, [
+        {
+          event: 'pipeline.updated',
+          data: {
+            pipeline: { id: pipelineId, name: row!.name, project: project.id, version: row!.version },
+            change: 'settings',
+            fields: Object.keys(changes),
+            actor: userId,
+          },
+        },
+      ]);
+    });
   }
   return loadPipeline(db, { pipelineId, workspaceId: project.workspaceId });
 }

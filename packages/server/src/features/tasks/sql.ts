@@ -8,11 +8,7 @@ import type { Db } from '../../db';
  * `t` and its stage as `s`.
  */
 
-/** Rows of a raw statement, on PGlite and node-postgres alike (both answer `{ rows }`). */
-export async function rowsOf<T>(db: Db, query: SQL): Promise<T[]> {
-  const result: unknown = await db.execute(query);
-  return (result as { rows: T[] }).rows;
-}
+export { rowsOf } from '../../db';
 
 /** A moment passed from the server's clock, so SQL and JS agree on what "now" is. */
 export const at = (now: Date) => sql`${now.toISOString()}::timestamptz`;

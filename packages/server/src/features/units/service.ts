@@ -11,9 +11,9 @@ import {
   type ZUnitPatch,
 } from '@stageline/shared';
 import type { z } from 'zod';
-import { schema, type Db } from '../../db';
+import { escapeLike, schema, type Db } from '../../db';
 import { AppError, FieldError } from '../../http/errors';
-import { publish } from '../events';
+import { emitTasksCreated, emitWebhookEvents, publish } from '../events';
 import { authorizeProject } from '../projects';
 import { insertUnitsWithTasks, loadCells, loadGraph, lockGraphForShare } from '../tasks';
 import { actorIn, inWorkspacesOf } from '../workspaces';
@@ -41,12 +41,40 @@ async function loadUnit(db: Db, row: UnitRow, workspaceId: number): Promise<TUni
   return { ...presentSummary(row), tasks: cells.get(row.id) ?? [] };
 }
 
-/** One `units` live event to the workspace per call that adds or removes units (not one per unit). */
+/**
+ * One `units` live event to the workspace per call that adds or removes units (not one per unit),
+ * and the webhook events of each unit (`unit.created` with its tasks' `task.created`, or
+ * `unit.deleted`), all in the change's transaction.
+ */
 async function unitsChanged(
   tx: Db,
-  { workspaceId, projectId, pipelineId }: { workspaceId: number; projectId: number; pipelineId: number },
+  {
+    workspaceId,
+    projectId,
+    pipelineId,
+    created = [],
+    deleted = [],
+  }: {
+    workspaceId: number;
+    projectId: number;
+    pipelineId: number;
+    created?: { id: number; name: string }[];
+    deleted?: { id: number; name: string }[];
+  },
 ) {
   await publish(tx, { workspace: workspaceId }, { type: 'units', data: { pipeline: pipelineId, project: projectId } });
+  const unit = (row: { id: number; name: string }) => ({
+    unit: { id: row.id, name: row.name, project: projectId, pipeline: pipelineId },
+  });
+  await emitWebhookEvents(tx, workspaceId, [
+    ...created.map((row) => ({ event: 'unit.created' as const, data: unit(row) })),
+    ...deleted.map((row) => ({ event: 'unit.deleted' as const, data: unit(row) })),
+  ]);
+  await emitTasksCreated(
+    tx,
+    workspaceId,
+    created.map((row) => row.id),
+  );
 }
 
 /** POST units/ (Members and above): the unit and one task per stage of its pipeline, in one transaction. */
@@ -64,7 +92,12 @@ export async function createUnit(
       description: input.description ?? '',
       now: new Date(),
     });
-    await unitsChanged(tx, { workspaceId: project.workspaceId, projectId: project.id, pipelineId: input.pipeline });
+    await unitsChanged(tx, {
+      workspaceId: project.workspaceId,
+      projectId: project.id,
+      pipelineId: input.pipeline,
+      created: rows,
+    });
     return rows;
   });
   const [row] = await db.select().from(units).where(eq(units.id, created!.id));
@@ -89,7 +122,12 @@ export async function createUnitsBatch(db: Db, { userId, input }: { userId: numb
       names,
       now: new Date(),
     });
-    await unitsChanged(tx, { workspaceId: project.workspaceId, projectId: project.id, pipelineId: input.pipeline });
+    await unitsChanged(tx, {
+      workspaceId: project.workspaceId,
+      projectId: project.id,
+      pipelineId: input.pipeline,
+      created: rows,
+    });
     return rows;
   });
   return { created: created.length, units: created };
@@ -145,10 +183,8 @@ export async function listUnits(
   return { count, next: end < count ? end : null, results: rows.map((r) => presentSummary(r.unit)) };
 }
 
-/** `%` and `_` typed by the user match themselves. */
-export function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
+/** Kept for the matrix module, which imports it from here. */
+export { escapeLike };
 
 /** GET units/{id}/. */
 export async function getUnit(db: Db, { userId, unitId }: { userId: number; unitId: number }) {
@@ -179,6 +215,11 @@ export async function deleteUnit(db: Db, { userId, unitId }: { userId: number; u
   const { unit, workspaceId } = await authorizeUnit(db, { userId, unitId, action: 'delete' });
   await db.transaction(async (tx) => {
     await tx.delete(units).where(eq(units.id, unitId));
-    await unitsChanged(tx, { workspaceId, projectId: unit.projectId, pipelineId: unit.pipelineId });
+    await unitsChanged(tx, {
+      workspaceId,
+      projectId: unit.projectId,
+      pipelineId: unit.pipelineId,
+      deleted: [{ id: unit.id, name: unit.name }],
+    });
   });
 }

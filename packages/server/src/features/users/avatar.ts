@@ -1,5 +1,4 @@
 import { eq, sql } from 'drizzle-orm';
-import sharp from 'sharp';
 import { schema, type Db } from '../../db';
 import { AppError } from '../../http/errors';
 
@@ -26,6 +25,8 @@ const notAnImage = () => new AppError('bad_request', 'Upload a PNG, JPEG or WebP
  */
 export async function encodeAvatar(data: Buffer): Promise<Buffer> {
   if (!sniffImageType(data)) throw notAnImage();
+  // Loaded on the first upload: the heaviest module of the server, which a restart need not wait for.
+  const { default: sharp } = await import('sharp');
   try {
     return await sharp(data, { limitInputPixels: 40_000_000, failOn: 'error' })
       .rotate()

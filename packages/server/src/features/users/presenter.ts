@@ -37,5 +37,6 @@ export function presentMe(
     notify_browser: user.notifyBrowser,
     email_frequency: frequency,
     onboarding: onboardingStates.find((state) => state === user.onboarding) ?? 'done',
+    time_zone: user.timeZone,
   };
 }

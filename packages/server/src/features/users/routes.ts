@@ -14,9 +14,12 @@ import {
   ZSession,
   ZTwoFactor,
   ZUserPatch,
+  zWholeNumber,
 } from '@stageline/shared';
 import { AppError } from '../../http/errors';
-import { callerOf, listSessions, publicOrigin, revokeSession, type AuthContext } from '../auth';
+import { mailOrigin } from '../../http/mail-origin';
+import { readUploadedFile } from '../../http/upload';
+import { callerOf, listSessions, revokeSession, type AuthContext } from '../auth';
 import { clearAvatar, encodeAvatar, loadAvatar, saveAvatar } from './avatar';
 import { avatarUrl } from './presenter';
 import { changePassword, confirmEmailChange, getMe, requestEmailChange, setTwoFactor, updateProfile } from './service';
@@ -28,6 +31,8 @@ export const usersRoutes: FastifyPluginAsyncZod<{ ctx: AuthContext }> = async (a
   await app.register(multipart, { limits: { fileSize: Limits.avatar.maxBytes, files: 1, fields: 5 } });
   // onRequest, so a signed-out call is a 401 before its body is even read or validated.
   const signedIn = { onRequest: app.authenticate };
+  // What only a person signed in to the app may do: never a personal API token.
+  const sessionOnly = { onRequest: app.authenticateSession };
 
   app.get(
     '/users/me/',
@@ -57,7 +62,7 @@ export const usersRoutes: FastifyPluginAsyncZod<{ ctx: AuthContext }> = async (a
   app.post(
     '/users/me/password/',
     {
-      ...signedIn,
+      ...sessionOnly,
       schema: {
         tags: ['users'],
         summary: 'Change the password with a code from otp/send/ (purpose password_change); other sessions end',
@@ -71,7 +76,7 @@ export const usersRoutes: FastifyPluginAsyncZod<{ ctx: AuthContext }> = async (a
         actor: callerOf(request),
         code: request.body.code,
         password: request.body.password,
-        resetLink: `${publicOrigin(ctx.config, request)}/reset_pass`,
+        resetLink: `${mailOrigin(ctx.config, request)}/reset_pass`,
       });
       return { detail: request.t('Password changed') };
     },
@@ -80,7 +85,7 @@ export const usersRoutes: FastifyPluginAsyncZod<{ ctx: AuthContext }> = async (a
   app.post(
     '/users/me/email/',
     {
-      ...signedIn,
+      ...sessionOnly,
       schema: {
         tags: ['users'],
         summary: 'Ask to change the e-mail (code of purpose email_change); a confirmation link goes to the new one',
@@ -96,7 +101,7 @@ export const usersRoutes: FastifyPluginAsyncZod<{ ctx: AuthContext }> = async (a
         actor: callerOf(request),
         email: request.body.email,
         code: request.body.code,
-        origin: publicOrigin(ctx.config, request),
+        origin: mailOrigin(ctx.config, request),
       });
       return {
         detail:
@@ -110,7 +115,7 @@ export const usersRoutes: FastifyPluginAsyncZod<{ ctx: AuthContext }> = async (a
   app.post(
     '/users/me/email/confirm/',
     {
-      ...signedIn,
+      ...sessionOnly,
       schema: {
         tags: ['users'],
         summary: 'Apply an e-mail change from the link sent to the new address (/change_email?token=…)',
@@ -128,7 +133,7 @@ export const usersRoutes: FastifyPluginAsyncZod<{ ctx: AuthContext }> = async (a
   app.post(
     '/users/me/two_factor/',
     {
-      ...signedIn,
+      ...sessionOnly,
       schema: {
         tags: ['users'],
         summary: 'Turn two-factor authentication on or off with a code from otp/send/ (purpose two_factor)',
@@ -150,7 +155,7 @@ export const usersRoutes: FastifyPluginAsyncZod<{ ctx: AuthContext }> = async (a
   app.get(
     '/users/me/sessions/',
     {
-      ...signedIn,
+      ...sessionOnly,
       schema: {
         tags: ['users'],
         summary: 'Signed-in devices; `current` is the one making this call',
@@ -167,7 +172,7 @@ export const usersRoutes: FastifyPluginAsyncZod<{ ctx: AuthContext }> = async (a
   app.delete(
     '/users/me/sessions/:id/',
     {
-      ...signedIn,
+      ...sessionOnly,
       schema: {
         tags: ['users'],
         summary: 'Sign a device out: its refresh tokens stop working',
@@ -197,10 +202,7 @@ export const usersRoutes: FastifyPluginAsyncZod<{ ctx: AuthContext }> = async (a
     },
     async (request) => {
       const caller = callerOf(request);
-      if (!request.isMultipart()) throw new AppError('unsupported_media_type');
-      const file = await request.file();
-      if (!file || file.fieldname !== 'file') throw new AppError('bad_request', 'Choose a file to upload.');
-      const image = await encodeAvatar(await file.toBuffer());
+      const image = await encodeAvatar(await readUploadedFile(request, 'file'));
       const version = await saveAvatar(ctx.db, { userId: caller.id, image });
       return { message: request.t('Avatar saved'), avatar: avatarUrl(caller.id, version)! };
     },
@@ -225,7 +227,7 @@ export const usersRoutes: FastifyPluginAsyncZod<{ ctx: AuthContext }> = async (a
         tags: ['users'],
         summary: "A user's avatar (image/webp); cached for a year when asked with its current `v`",
         params: ZIdParams,
-        querystring: z.object({ v: z.coerce.number().int().optional() }),
+        querystring: z.object({ v: zWholeNumber({ min: 0, max: Limits.maxId }).optional() }),
         produces: ['image/webp'],
       },
     },

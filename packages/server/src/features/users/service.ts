@@ -63,6 +63,7 @@ export async function updateProfile(
     notifyBrowser: patch.notify_browser,
     emailFrequency: patch.email_frequency,
     onboarding: patch.onboarding,
+    timeZone: patch.time_zone,
   };
   const defined = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
   if (Object.keys(defined).length > 0) {

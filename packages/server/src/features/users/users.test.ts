@@ -81,6 +81,17 @@ describe('PATCH users/{id}/', () => {
     expect(cleared.json()).toMatchObject({ recent_workspace: null, language: 'ru' });
   });
 
+  test('a time zone: unknown until told, then an IANA name; anything else is a field error', async () => {
+    const account = await signUp(t.app, mailbox, {});
+    const me = await call('GET', '/api/users/me/', account.tokens);
+    expect(me.json()).toMatchObject({ time_zone: null });
+    const set = await call('PATCH', `/api/users/${account.id}/`, account.tokens, { time_zone: 'Asia/Tokyo' });
+    expect(set.json()).toMatchObject({ time_zone: 'Asia/Tokyo' });
+    const bad = await call('PATCH', `/api/users/${account.id}/`, account.tokens, { time_zone: 'Mars/Olympus' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toEqual({ time_zone: ['Choose a time zone from the list.'] });
+  });
+
   test('someone else, or an id that does not exist, is 404', async () => {
     const me = await signUp(t.app, mailbox);
     const other = await signUp(t.app, mailbox);

@@ -65,10 +65,27 @@ describe('direct invites', () => {
     >();
     const pending = list.filter((u) => u.status === 'pending');
     expect(pending).toEqual([
-      expect.objectContaining({ user_id: russian.id, role: 'guest', inviter_name: team.admin.username }),
+      // Invited by username: the row shows the username typed, never the account's e-mail or name.
+      expect.objectContaining({
+        user_id: russian.id,
+        name: russian.username,
+        username: russian.username,
+        email: null,
+        role: 'guest',
+        inviter_name: team.admin.username,
+      }),
       expect.objectContaining({ user_id: null, name: stranger, email: stranger, username: null }),
     ]);
     expect(pending.every((u) => u.invite_id !== null && u.invited_by === 'user')).toBe(true);
+    expect(JSON.stringify(list)).not.toContain(russian.email);
+
+    // A Member sees neither address: the e-mail invite's name is masked.
+    const seenByMember = (await as(t, team.member)('GET', `/api/workspaces/${team.workspace.id}/users/`)).json<
+      TWorkspaceUser[]
+    >();
+    const strangerRow = seenByMember.find((u) => u.status === 'pending' && u.user_id === null)!;
+    expect(strangerRow).toMatchObject({ email: null, name: `${stranger[0]}…@example.com` });
+    expect(JSON.stringify(seenByMember)).not.toContain(stranger);
   });
 
   test('the invitee sees it, accepts by id and joins with the role', async () => {

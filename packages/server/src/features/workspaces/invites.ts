@@ -21,6 +21,7 @@ import {
   type UserRow,
 } from '../auth';
 import { renderMail } from '../mail/templates';
+import { emitWebhookEvents } from '../events';
 import { notify } from '../notifications';
 import { membershipOf, authorizeIn } from './policy';
 import { personName } from './presenter';
@@ -138,6 +139,7 @@ export async function inviteUsers(ctx: AuthContext, options: InviteOptions) {
             workspaceId,
             userId: invitee?.id ?? null,
             email: invitee ? null : key,
+            invitedAs: entry,
             role,
             inviterId: userId,
             tokenHash: hashSecret(ctx.keys, token),
@@ -295,6 +297,13 @@ export async function previewInvite(ctx: AuthContext, { userId, key }: { userId:
   };
 }
 
+/** The `member.joined` webhook event of someone who just joined, in the accept's transaction. */
+async function memberJoined(tx: Db, { workspaceId, user, role }: { workspaceId: number; user: UserRow; role: string }) {
+  await emitWebhookEvents(tx, workspaceId, [
+    { event: 'member.joined', data: { user: { id: user.id, username: user.username }, role } },
+  ]);
+}
+
 /**
  * POST invites/{key}/accept/: joins with the offered role and answers the workspace. Someone who is
  * already a member keeps their role (the invite is spent). Concurrent accepts make one membership:
@@ -306,7 +315,7 @@ export async function acceptInvite(ctx: AuthContext, { userId, key }: { userId: 
   const workspaceId = await ctx.db.transaction(async (tx) => {
     if (resolved.kind === 'link') {
       const { link } = resolved;
-      await tx
+      const joined = await tx
         .insert(memberships)
         .values({
           workspaceId: link.workspaceId,
@@ -315,7 +324,9 @@ export async function acceptInvite(ctx: AuthContext, { userId, key }: { userId: 
           invitedBy: 'link',
           inviterId: link.createdBy,
         })
-        .onConflictDoNothing({ target: [memberships.workspaceId, memberships.userId] });
+        .onConflictDoNothing({ target: [memberships.workspaceId, memberships.userId] })
+        .returning({ id: memberships.id });
+      if (joined.length > 0) await memberJoined(tx, { workspaceId: link.workspaceId, user: me, role: link.role });
       return link.workspaceId;
     }
     const { invite } = resolved;
@@ -325,7 +336,7 @@ export async function acceptInvite(ctx: AuthContext, { userId, key }: { userId: 
       .where(and(eq(invites.id, invite.id), eq(invites.status, 'pending')))
       .returning({ id: invites.id });
     if (spent.length === 0) throw new AppError('not_found');
-    await tx
+    const joined = await tx
       .insert(memberships)
       .values({
         workspaceId: invite.workspaceId,
@@ -334,7 +345,9 @@ export async function acceptInvite(ctx: AuthContext, { userId, key }: { userId: 
         invitedBy: 'user',
         inviterId: invite.inviterId,
       })
-      .onConflictDoNothing({ target: [memberships.workspaceId, memberships.userId] });
+      .onConflictDoNothing({ target: [memberships.workspaceId, memberships.userId] })
+      .returning({ id: memberships.id });
+    if (joined.length > 0) await memberJoined(tx, { workspaceId: invite.workspaceId, user: me, role: invite.role });
     return invite.workspaceId;
   });
   return getWorkspace(ctx.db, { userId, workspaceId });

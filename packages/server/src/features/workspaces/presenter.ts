@@ -48,18 +48,36 @@ export function presentMember(
   };
 }
 
-/** A pending direct invite in the team table: to an account, or to an e-mail with none yet. */
+/** `anna@example.com` as `a…@example.com`: enough to recognise an invite, not to mail anyone. */
+function maskEmail(email: string): string {
+  const at = email.lastIndexOf('@');
+  return `${email.slice(0, 1)}…${email.slice(at)}`;
+}
+
+/**
+ * A pending direct invite in the team table: to an account, or to an e-mail with none yet. It shows
+ * what the inviter typed and nothing more: inviting a username must not reveal that account's
+ * e-mail or name (docs/security.md). Invites from before `invited_as` existed show their e-mail.
+ */
 export function presentPendingInvite(
-  row: { id: number; role: TAssignableRole; email: string | null; user: Person | null; inviter: Person | null },
+  row: {
+    id: number;
+    role: TAssignableRole;
+    email: string | null;
+    invitedAs: string | null;
+    userId: number | null;
+    inviter: Person | null;
+  },
   { showEmail }: { showEmail: boolean },
 ): TWorkspaceUser {
-  const email = row.user?.email ?? row.email;
+  const typed = row.invitedAs ?? row.email ?? '';
+  const typedEmail = typed.includes('@');
   return {
-    user_id: row.user?.id ?? null,
+    user_id: row.userId,
     invite_id: row.id,
-    name: row.user ? personName(row.user) : (row.email ?? ''),
-    username: row.user?.username ?? null,
-    email: showEmail ? email : null,
+    name: typedEmail && !showEmail ? maskEmail(typed) : typed,
+    username: typedEmail ? null : typed,
+    email: typedEmail && showEmail ? typed : null,
     role: row.role,
     status: 'pending',
     inviter_name: row.inviter ? personName(row.inviter) : null,

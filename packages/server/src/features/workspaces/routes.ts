@@ -18,7 +18,8 @@ import {
   ZWorkspacePatch,
   ZWorkspaceUser,
 } from '@stageline/shared';
-import { callerOf, publicOrigin, type AuthContext } from '../auth';
+import { mailOrigin } from '../../http/mail-origin';
+import { callerOf, type AuthContext } from '../auth';
 import {
   acceptInvite,
   cancelInvite,
@@ -181,7 +182,7 @@ export const workspacesRoutes: FastifyPluginAsyncZod<{ ctx: AuthContext }> = asy
         workspaceId: request.params.id,
         users: request.body.users,
         role: request.body.role,
-        origin: publicOrigin(ctx.config, request),
+        origin: mailOrigin(ctx.config, request),
         t: request.t,
       }),
   );
@@ -204,7 +205,7 @@ export const workspacesRoutes: FastifyPluginAsyncZod<{ ctx: AuthContext }> = asy
         userId: callerOf(request).id,
         workspaceId: request.params.id,
         inviteId: request.params.inviteId,
-        origin: publicOrigin(ctx.config, request),
+        origin: mailOrigin(ctx.config, request),
       });
       return reply.status(204).send(null);
     },

@@ -15,6 +15,7 @@ import {
 import type { TFunction } from 'i18next';
 import { schema, type Db } from '../../db';
 import { AppError } from '../../http/errors';
+import { emitWebhookEvents } from '../events';
 import { actorIn, authorizeIn } from './policy';
 import { personName, presentMember, presentPendingInvite, presentWorkspace } from './presenter';
 
@@ -97,7 +98,6 @@ export async function deleteWorkspace(db: Db, { userId, workspaceId }: { userId:
 }
 
 const inviters = alias(users, 'inviter');
-const invitees = alias(users, 'invitee');
 /** GET workspaces/{id}/users/: members first (by role, then name), then pending direct invites. */
 export async function listTeam(
   db: Db,
@@ -137,13 +137,8 @@ export async function listTeam(
       id: invites.id,
       role: invites.role,
       email: invites.email,
-      user: {
-        id: invitees.id,
-        firstName: invitees.firstName,
-        lastName: invitees.lastName,
-        username: invitees.username,
-        email: invitees.email,
-      },
+      invitedAs: invites.invitedAs,
+      userId: invites.userId,
       inviter: {
         id: inviters.id,
         firstName: inviters.firstName,
@@ -153,7 +148,6 @@ export async function listTeam(
       },
     })
     .from(invites)
-    .leftJoin(invitees, eq(invitees.id, invites.userId))
     .leftJoin(inviters, eq(inviters.id, invites.inviterId))
     .where(and(eq(invites.workspaceId, workspaceId), eq(invites.status, 'pending')))
     .orderBy(asc(invites.createdAt), asc(invites.id));
@@ -163,14 +157,27 @@ export async function listTeam(
   ];
 }
 
-/** Names of users by id, for the per-user messages of bulk actions. */
-async function namesOf(db: Db, ids: number[]): Promise<Map<number, string>> {
+/**
+ * How the per-user messages of a bulk action name its targets: members of the workspace by name,
+ * pending invitees by what their inviter typed, anyone else — another workspace's user or an id
+ * nobody has — alike, by the number sent, so the call cannot be used to look names up
+ * (docs/security.md).
+ */
+async function namesOf(db: Db, workspaceId: number, ids: number[]): Promise<Map<number, string>> {
   if (ids.length === 0) return new Map();
-  const rows = await db
+  const members = await db
     .select({ id: users.id, firstName: users.firstName, lastName: users.lastName, username: users.username })
-    .from(users)
-    .where(inArray(users.id, ids));
-  return new Map(rows.map((row) => [row.id, personName(row)]));
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .where(and(eq(memberships.workspaceId, workspaceId), inArray(memberships.userId, ids)));
+  const invitees = await db
+    .select({ id: invites.userId, invitedAs: invites.invitedAs })
+    .from(invites)
+    .where(and(eq(invites.workspaceId, workspaceId), eq(invites.status, 'pending'), inArray(invites.userId, ids)));
+  const names = new Map<number, string>();
+  for (const row of invitees) if (row.id !== null && row.invitedAs) names.set(row.id, row.invitedAs);
+  for (const row of members) names.set(row.id, personName(row));
+  return names;
 }
 
 type BulkOptions = { userId: number; workspaceId: number; targets: number[]; t: TFunction };
@@ -181,19 +188,21 @@ type BulkOptions = { userId: number; workspaceId: number; targets: number[]; t: 
  */
 async function bulk(
   db: Db,
-  { targets, t }: BulkOptions,
+  options: BulkOptions,
   message: string,
   apply: (target: number) => Promise<boolean>,
 ): Promise<TBulkResult> {
+  const { targets, t } = options;
   const distinct = [...new Set(targets)];
-  const names = await namesOf(db, distinct);
+  const names = await namesOf(db, options.workspaceId, distinct);
   const result: TBulkResult = { succeeded: 0, failed: 0, errors: [] };
   for (const target of distinct) {
     if (await apply(target)) {
       result.succeeded += 1;
     } else {
       result.failed += 1;
-      result.errors.push({ user: target, detail: t(message, { user: names.get(target) ?? String(target) }) });
+      const user = names.get(target) ?? t('user #{{id}}', { id: target });
+      result.errors.push({ user: target, detail: t(message, { user }) });
     }
   }
   return result;
@@ -229,16 +238,29 @@ export async function setRoles(db: Db, options: BulkOptions & { role: TAssignabl
   });
 }
 
-/** Drops a membership and forgets the workspace as the user's recent one. */
-async function dropMembership(db: Db, { workspaceId, userId }: { workspaceId: number; userId: number }) {
+/**
+ * Drops a membership and forgets the workspace as the user's recent one; the `member.removed`
+ * webhook event says who left and who removed them.
+ */
+async function dropMembership(
+  db: Db,
+  { workspaceId, userId, actorId }: { workspaceId: number; userId: number; actorId: number },
+) {
   return db.transaction(async (tx) => {
     const removed = await tx
       .delete(memberships)
       .where(
         and(eq(memberships.workspaceId, workspaceId), eq(memberships.userId, userId), ne(memberships.role, 'owner')),
       )
-      .returning({ id: memberships.id });
+      .returning({ id: memberships.id, role: memberships.role });
     if (removed.length === 0) return false;
+    const [gone] = await tx.select({ username: users.username }).from(users).where(eq(users.id, userId));
+    await emitWebhookEvents(tx, workspaceId, [
+      {
+        event: 'member.removed',
+        data: { user: { id: userId, username: gone?.username ?? null }, role: removed[0]!.role, actor: actorId },
+      },
+    ]);
     await tx
       .update(users)
       .set({ recentWorkspaceId: null })
@@ -258,7 +280,7 @@ export async function removeUsers(db: Db, options: BulkOptions): Promise<TBulkRe
     const member = await actorIn(db, target, workspaceId).catch(() => undefined);
     if (member) {
       if (checkRemoval(actor.role, member.role)) return false;
-      return dropMembership(db, { workspaceId, userId: target });
+      return dropMembership(db, { workspaceId, userId: target, actorId: userId });
     }
     const cancelled = await db
       .update(invites)
@@ -308,7 +330,7 @@ export async function leaveWorkspace(db: Db, { userId, workspaceId }: { userId: 
   if (actor.role === 'owner') {
     throw new AppError('bad_request', 'The owner cannot leave the workspace. Delegate ownership first.');
   }
-  if (!(await dropMembership(db, { workspaceId, userId }))) throw new AppError('conflict');
+  if (!(await dropMembership(db, { workspaceId, userId, actorId: userId }))) throw new AppError('conflict');
 }
 
 /** The ids of the workspaces a user belongs to (users/me `workspaces`). */

@@ -150,22 +150,32 @@ describe('team', () => {
 });
 
 describe('set_roles', () => {
-  test('partial results: the owner and strangers are refused with their names, the rest change', async () => {
+  test('partial results: the owner is named, strangers and unknown ids alike by number; the rest change', async () => {
     const team = await buildTeam(t);
     const stranger = team.outsider;
+    const nobody = 2_000_000_000;
     const response = await as(t, team.admin)('POST', `/api/workspaces/${team.workspace.id}/set_roles/`, {
-      users: [team.member.id, team.guest.id, team.owner.id, stranger.id],
+      users: [team.member.id, team.guest.id, team.owner.id, stranger.id, nobody],
       role: 'admin',
     });
     expect(response.statusCode).toBe(200);
     expect(response.json<TBulkResult>()).toEqual({
       succeeded: 2,
-      failed: 2,
+      failed: 3,
       errors: [
         { user: team.owner.id, detail: `Can not change role for ${team.owner.username}` },
-        { user: stranger.id, detail: `Can not change role for ${stranger.username}` },
+        // A user outside the workspace is not named: the call must not look names up.
+        { user: stranger.id, detail: `Can not change role for user #${stranger.id}` },
+        { user: nobody, detail: `Can not change role for user #${nobody}` },
       ],
     });
+    const removed = await as(t, team.admin)('POST', `/api/workspaces/${team.workspace.id}/remove_users/`, {
+      users: [stranger.id, nobody],
+    });
+    expect(removed.json<TBulkResult>().errors).toEqual([
+      { user: stranger.id, detail: `Can not remove user #${stranger.id}` },
+      { user: nobody, detail: `Can not remove user #${nobody}` },
+    ]);
     const roles = (await as(t, team.owner)('GET', `/api/workspaces/${team.workspace.id}/users/`)).json<
       TWorkspaceUser[]
     >();

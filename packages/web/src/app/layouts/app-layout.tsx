@@ -21,6 +21,7 @@ import {
   IconLayoutSidebarLeftCollapse,
   IconLogout,
   IconRocket,
+  IconSearch,
   IconUser,
   IconUsersGroup,
 } from '@tabler/icons-react';
@@ -28,6 +29,7 @@ import { Link, Outlet, useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { paths, StorageKeys } from '@stageline/shared';
 import { displayName, RequireSession, UserAvatar, useCurrentUser } from '../../features/auth';
+import { CommandPalette, KeyboardLayer, openPalette } from '../../features/command-palette';
 import { LiveEvents, NotificationsBell, UnreadBadge } from '../../features/notifications';
 import { QuickstartBanner } from '../../features/onboarding';
 import { WorkspaceSwitcher } from '../../features/workspaces';
@@ -99,6 +101,8 @@ function AppShellLayout() {
       padding={0}
     >
       <LiveEvents />
+      <CommandPalette />
+      <KeyboardLayer />
       <AppShell.Header>
         <Group h="100%" px="md" justify="space-between" wrap="nowrap" gap="sm">
           <Group gap="sm" wrap="nowrap" style={{ minWidth: 0 }}>
@@ -133,6 +137,17 @@ function AppShellLayout() {
             </div>
           </Group>
           <HeaderTools>
+            <Tooltip label={t('Search or run a command (Ctrl K)')}>
+              <ActionIcon
+                variant="subtle"
+                size="lg"
+                onClick={openPalette}
+                aria-label={t('Search or run a command (Ctrl K)')}
+                data-testid="palette-open"
+              >
+                <IconSearch size={20} stroke={1.6} />
+              </ActionIcon>
+            </Tooltip>
             <NotificationsBell />
             <Menu position="bottom-end" withinPortal>
               <Menu.Target>

@@ -1,32 +1,30 @@
-import { Anchor, Breadcrumbs as MantineBreadcrumbs, Text } from '@mantine/core';
-import { Link, useMatches, useParams } from 'react-router';
+import { Group } from '@mantine/core';
+import { useMatches, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { paths } from '@stageline/shared';
-import type { TCrumb, TRouteHandle } from '../routing/crumbs';
+import { CrumbLabel, CrumbStep } from '../../shared/ui/crumb';
+import type { TRouteHandle } from '../routing/crumbs';
 
-/** Home, project, pipeline or unit, then Edit on edit screens (product.md §2). */
+/**
+ * Home, then the steps of the matched routes: project, pipeline, unit (with its pipeline) or task
+ * (with its project, pipeline and unit), then Edit on edit screens (docs/decisions.md, entry 53).
+ */
 export function Breadcrumbs() {
   const { t } = useTranslation();
   const params = useParams();
-  const matches = useMatches();
-  const crumbs: TCrumb[] = [{ label: t('Home'), to: paths.app.dashboard() }];
-  for (const match of matches) {
+  const steps = useMatches().flatMap((match) => {
     const handle = match.handle as TRouteHandle | undefined;
-    if (handle?.crumb) crumbs.push(handle.crumb(params, t));
-  }
+    return handle?.crumb || handle?.Crumbs ? [{ id: match.id, handle }] : [];
+  });
   return (
-    <MantineBreadcrumbs aria-label={t('Breadcrumbs')} data-testid="breadcrumbs" separatorMargin={6}>
-      {crumbs.map((crumb, index) =>
-        crumb.to && index < crumbs.length - 1 ? (
-          <Anchor key={index} component={Link} to={crumb.to} size="sm">
-            {crumb.label}
-          </Anchor>
-        ) : (
-          <Text key={index} size="sm" fw={500} truncate>
-            {crumb.label}
-          </Text>
-        ),
-      )}
-    </MantineBreadcrumbs>
+    <Group component="nav" aria-label={t('Breadcrumbs')} data-testid="breadcrumbs" gap={6} wrap="nowrap">
+      <CrumbLabel label={t('Home')} to={steps.length > 0 ? paths.app.dashboard() : undefined} />
+      {steps.map(({ id, handle }, index) => {
+        const current = index === steps.length - 1;
+        if (handle.Crumbs) return <handle.Crumbs key={id} params={params} current={current} />;
+        const crumb = handle.crumb!(params, t);
+        return <CrumbStep key={id} label={crumb.label} to={crumb.to} current={current} />;
+      })}
+    </Group>
   );
 }

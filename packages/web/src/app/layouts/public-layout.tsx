@@ -2,9 +2,52 @@ import { Anchor, Box, Button, Container, Group, Text } from '@mantine/core';
 import { Link, NavLink, Outlet } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { paths } from '@stageline/shared';
+import { UserAvatar, useSession } from '../../features/auth';
 import { Logo } from '../../shared/ui/logo';
 import { HeaderTools } from './header-tools';
 import classes from './layouts.module.css';
+
+/** Log in and Register for visitors; for a signed-in user, the way back into the app. */
+function AccountButtons() {
+  const { t } = useTranslation();
+  const { status, user } = useSession();
+  if (status !== 'anonymous') {
+    return (
+      <Button
+        component={Link}
+        to={paths.app.dashboard()}
+        variant="light"
+        visibleFrom="xs"
+        leftSection={user ? <UserAvatar user={user} size={22} /> : null}
+        data-testid="public-open-app"
+      >
+        {t('Open the app')}
+      </Button>
+    );
+  }
+  return (
+    <>
+      <Button component={Link} to={paths.login()} variant="subtle" visibleFrom="xs" data-testid="public-login">
+        {t('Log in')}
+      </Button>
+      <Button component={Link} to={paths.register()} visibleFrom="xs" data-testid="public-register">
+        {t('Register')}
+      </Button>
+    </>
+  );
+}
+
+/**
+ * The room around a public screen drawn as a page card (invites, e-mail confirmation, unsubscribe):
+ * the card keeps clear of the header as it does inside the app.
+ */
+export function PublicCardPage() {
+  return (
+    <div className={classes.publicCardPage}>
+      <Outlet />
+    </div>
+  );
+}
 
 /** The public pages: landing, docs, versions, invite and e-mail confirmation screens. */
 export function PublicLayout() {
@@ -26,12 +69,7 @@ export function PublicLayout() {
               </Group>
             </Group>
             <HeaderTools>
-              <Button component={Link} to={paths.login()} variant="subtle" visibleFrom="xs">
-                {t('Log in')}
-              </Button>
-              <Button component={Link} to={paths.register()} visibleFrom="xs">
-                {t('Register')}
-              </Button>
+              <AccountButtons />
             </HeaderTools>
           </Group>
         </Container>

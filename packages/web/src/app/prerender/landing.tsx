@@ -1,4 +1,5 @@
 import { MantineProvider } from '@mantine/core';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import i18next from 'i18next';
 import { renderToString } from 'react-dom/server';
 import { I18nextProvider, initReactI18next } from 'react-i18next';
@@ -30,13 +31,16 @@ export function renderLandingPage(
   const markup = renderToString(
     <I18nextProvider i18n={i18n}>
       <MantineProvider theme={theme} defaultColorScheme="light">
-        <MemoryRouter>
-          <Routes>
-            <Route element={<PublicLayout />}>
-              <Route index element={<LandingScreen />} />
-            </Route>
-          </Routes>
-        </MemoryRouter>
+        {/* The header asks for the session (a visitor here: no token, no query runs). */}
+        <QueryClientProvider client={new QueryClient()}>
+          <MemoryRouter>
+            <Routes>
+              <Route element={<PublicLayout />}>
+                <Route index element={<LandingScreen />} />
+              </Route>
+            </Routes>
+          </MemoryRouter>
+        </QueryClientProvider>
       </MantineProvider>
     </I18nextProvider>,
   );

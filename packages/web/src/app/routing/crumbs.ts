@@ -1,11 +1,16 @@
 import type { TFunction } from 'i18next';
-import type { ReactNode } from 'react';
+import type { ComponentType } from 'react';
 import type { Params } from 'react-router';
+import type { TCrumb, TRecordCrumbsProps } from '../../shared/ui/crumb';
 
-/** A crumb's label may be a component that reads the record's name from its query. */
-export type TCrumb = { label: ReactNode; to?: string };
+export type { TCrumb };
 
-/** A route's `handle`: how it appears in the breadcrumb trail. */
+/**
+ * A route's `handle`: how it appears in the breadcrumb trail. `crumb` is one step known from the
+ * URL; `Crumbs` renders steps that come from a record (a unit's pipeline, a task's project,
+ * pipeline and unit) with `CrumbStep`.
+ */
 export type TRouteHandle = {
   crumb?: (params: Params, t: TFunction) => TCrumb;
+  Crumbs?: ComponentType<TRecordCrumbsProps>;
 };

@@ -174,6 +174,27 @@ describe('login screen', () => {
     expect(localStorage.getItem('authTokens')).toBeNull();
   });
 
+  it('past the failure limit, says what the server said and offers no resend: the code needs the password', async () => {
+    const detail = 'Too many failed sign-ins. If the password was right, we e-mailed you a code to finish.';
+    serve(({ method, url }) => {
+      if (method === 'POST' && url === '/api/users/login/') return json(200, { ephemeral_token: 'eph-3', detail });
+      if (method === 'POST' && url === '/api/otp/check/') return json(200, { access: 'a3', refresh: 'r3' });
+      if (url === '/api/users/me/') return json(200, { ...me, language: 'en' });
+      return undefined;
+    });
+    const router = renderAt('/login');
+
+    await signInWith('ada', 'secret-password');
+    expect(await screen.findByTestId('otp-step')).toBeInTheDocument();
+    expect(screen.getByRole('heading').textContent).toBe('Finish signing in');
+    expect(screen.getByTestId('otp-notice').textContent).toBe(detail);
+    expect(screen.queryByTestId('otp-sent')).toBeNull();
+    expect(screen.queryByTestId('otp-resend')).toBeNull();
+    typeCode('222222');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/app/workspaces'), lazy);
+    expect(calls.find((c) => c.url === '/api/otp/check/')?.body).toEqual({ code: '222222', ephemeral_token: 'eph-3' });
+  });
+
   it('shows no OAuth buttons when the server has no providers call', async () => {
     serve(() => undefined);
     renderAt('/login');

@@ -3,9 +3,11 @@ import { paths } from '@stageline/shared';
 import { RequireSession } from '../../features/auth';
 import { PipelineCrumb } from '../../features/pipelines/crud';
 import { ProjectCrumb } from '../../features/projects';
+import { TaskCrumbs } from '../../features/tasks';
+import { UnitCrumbs } from '../../features/units';
 import { AppLayout } from '../layouts/app-layout';
 import { AuthLayout } from '../layouts/auth-layout';
-import { PublicLayout } from '../layouts/public-layout';
+import { PublicCardPage, PublicLayout } from '../layouts/public-layout';
 import { RootLayout } from '../layouts/root-layout';
 import { NotFoundScreen } from '../screens/not-found-screen';
 import { BootLoader } from '../screens/boot-loader';
@@ -13,7 +15,8 @@ import { RouteErrorScreen } from '../screens/route-error-screen';
 import type { TRouteHandle } from './crumbs';
 import { lazyScreen } from './lazy-screen';
 
-const edit: TRouteHandle = { crumb: (_params, t) => ({ label: t('Edit') }) };
+/** The last crumb of edit screens: a noun where the language has one ('Edit_screen'), not the button's verb. */
+const edit: TRouteHandle = { crumb: (_params, t) => ({ label: t('Edit', { context: 'screen' }) }) };
 
 /** Every route of product.md §2; each screen is a lazily loaded chunk. */
 export const routes: RouteObject[] = [
@@ -32,14 +35,22 @@ export const routes: RouteObject[] = [
           { path: 'docs/:page', lazy: lazyScreen(() => import('../../features/public/routes/docs')) },
           { path: 'versions', lazy: lazyScreen(() => import('../../features/public/routes/versions')) },
           { path: 'dev/outbox', lazy: lazyScreen(() => import('../../features/mail/routes/dev-outbox')) },
-          { path: 'unsubscribe/:token', lazy: lazyScreen(() => import('../../features/digests/routes/unsubscribe')) },
           {
-            // Accepting a link and confirming an e-mail act for a user: they require a session.
-            element: <RequireSession />,
+            element: <PublicCardPage />,
             children: [
-              { path: 'i/:token', lazy: lazyScreen(() => import('../../features/workspaces/routes/invite-link')) },
-              { path: 'p/:token', lazy: lazyScreen(() => import('../../features/workspaces/routes/user-link')) },
-              { path: 'change_email', lazy: lazyScreen(() => import('../../features/auth/routes/change-email')) },
+              {
+                path: 'unsubscribe/:token',
+                lazy: lazyScreen(() => import('../../features/digests/routes/unsubscribe')),
+              },
+              {
+                // Accepting a link and confirming an e-mail act for a user: they require a session.
+                element: <RequireSession />,
+                children: [
+                  { path: 'i/:token', lazy: lazyScreen(() => import('../../features/workspaces/routes/invite-link')) },
+                  { path: 'p/:token', lazy: lazyScreen(() => import('../../features/workspaces/routes/user-link')) },
+                  { path: 'change_email', lazy: lazyScreen(() => import('../../features/auth/routes/change-email')) },
+                ],
+              },
             ],
           },
         ],
@@ -85,7 +96,11 @@ export const routes: RouteObject[] = [
             path: 'notifications',
             lazy: lazyScreen(() => import('../../features/notifications/routes/notifications')),
           },
-          { path: 'tasks/:taskId', lazy: lazyScreen(() => import('../../features/tasks/routes/task')) },
+          {
+            path: 'tasks/:taskId',
+            handle: { Crumbs: TaskCrumbs } satisfies TRouteHandle,
+            lazy: lazyScreen(() => import('../../features/tasks/routes/task')),
+          },
           { path: 'projects/create', lazy: lazyScreen(() => import('../../features/projects/routes/project-create')) },
           {
             path: 'projects/:projectId',
@@ -137,12 +152,7 @@ export const routes: RouteObject[] = [
               },
               {
                 path: 'units/:unitId',
-                handle: {
-                  crumb: (params, t) => ({
-                    label: t('Unit {{id}}', { id: params.unitId }),
-                    to: paths.app.unit(params.projectId ?? '', params.unitId ?? ''),
-                  }),
-                } satisfies TRouteHandle,
+                handle: { Crumbs: UnitCrumbs } satisfies TRouteHandle,
                 children: [
                   { index: true, lazy: lazyScreen(() => import('../../features/units/routes/unit')) },
                   {

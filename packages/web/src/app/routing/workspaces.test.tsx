@@ -292,6 +292,22 @@ describe('workspace list and switching', () => {
     expect(localStorage.getItem('current_workspace')).toBe('7');
   });
 
+  it('lists workspaces in natural order, numbers by value', async () => {
+    const named = (id: number, name: string): TWorkspace => ({ ...workspace('member'), id, name });
+    serve('member', ({ method, url }) =>
+      method === 'GET' && url === '/api/workspaces/'
+        ? json(200, [named(7, 'Season 10'), named(8, 'Season 9'), named(9, 'Season 100')])
+        : undefined,
+    );
+    renderAt('/app/workspaces');
+    await screen.findAllByTestId('workspace-card', {}, lazy);
+    expect(screen.getAllByTestId('workspace-card').map((card) => card.textContent)).toEqual([
+      expect.stringContaining('Season 9'),
+      expect.stringContaining('Season 10'),
+      expect.stringContaining('Season 100'),
+    ]);
+  });
+
   it('adopts recent_workspace on sign-in when none is stored', async () => {
     serve('member', ({ url }) => (url === '/api/users/me/' ? json(200, { ...me, recent_workspace: 7 }) : undefined));
     const router = renderAt('/app');

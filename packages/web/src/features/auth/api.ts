@@ -12,6 +12,7 @@ import type {
   ZOtpPurpose,
 } from '@stageline/shared';
 import { api, ApiError } from '../../shared/api';
+import { queryClient } from '../../shared/api/query-client';
 
 /**
  * The calls of accounts and sign-in (domain.md §7). Sign-in calls are `anonymous` (no bearer, and
@@ -92,6 +93,12 @@ export const sendCode = (target: { ephemeralToken: string } | { purpose: TOtpPur
     : api.post<unknown>('otp/send/', { purpose: target.purpose }, { silent: true });
 /** POST users/logout/: the refresh token in the body is the whole credential, so no bearer (nor refresh). */
 export const logoutCall = (refresh: string) => api.post<void>('users/logout/', { refresh }, quiet);
+
+/** PATCH users/{id}/ with the browser's time zone, for an account that never told one. */
+export async function saveDetectedTimeZone(userId: number, timeZone: string): Promise<void> {
+  await api.patch<unknown>(`users/${userId}/`, { time_zone: timeZone }, quiet);
+  queryClient.setQueryData<TMe>(meQueryKey, (old) => (old ? { ...old, time_zone: timeZone } : old));
+}
 
 export const requestPasswordReset = (email: string) => api.post<unknown>('users/password_reset/', { email }, quiet);
 export const validateResetToken = (token: string, email: string) =>

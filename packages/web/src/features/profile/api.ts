@@ -1,5 +1,14 @@
 import { queryOptions } from '@tanstack/react-query';
-import type { TMe, TSession, TUserPatch, ZAvatarSaved } from '@stageline/shared';
+import {
+  ZApiToken,
+  ZApiTokenCreated,
+  type TApiTokenCreate,
+  type TApiTokenCreated,
+  type TMe,
+  type TSession,
+  type TUserPatch,
+  type ZAvatarSaved,
+} from '@stageline/shared';
 import type { z } from 'zod';
 import { api } from '../../shared/api';
 import { queryClient } from '../../shared/api/query-client';
@@ -73,4 +82,24 @@ export const sessionsQueryOptions = () =>
 export async function revokeSession(id: number): Promise<void> {
   await api.delete(`users/me/sessions/${id}/`, silent);
   await queryClient.invalidateQueries({ queryKey: sessionsQueryKey });
+}
+
+export const apiTokensQueryKey = ['users', 'me', 'tokens'] as const;
+/** GET users/me/tokens/: the personal API tokens, never their secrets. */
+export const apiTokensQueryOptions = () =>
+  queryOptions({
+    queryKey: apiTokensQueryKey,
+    queryFn: async ({ signal }) => ZApiToken.array().parse(await api.get<unknown>('users/me/tokens/', { signal })),
+  });
+
+/** POST users/me/tokens/: the new token with its secret, shown once. */
+export async function createApiToken(input: TApiTokenCreate): Promise<TApiTokenCreated> {
+  const created = ZApiTokenCreated.parse(await api.post<unknown>('users/me/tokens/', input, silent));
+  await queryClient.invalidateQueries({ queryKey: apiTokensQueryKey });
+  return created;
+}
+
+export async function revokeApiToken(id: number): Promise<void> {
+  await api.delete(`users/me/tokens/${id}/`, silent);
+  await queryClient.invalidateQueries({ queryKey: apiTokensQueryKey });
 }

@@ -11,3 +11,4 @@ export {
   type TMember,
   type TTaskListQuery,
 } from './api';
+export { TaskCrumbs } from './components/task-crumbs';

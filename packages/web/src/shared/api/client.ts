@@ -245,7 +245,10 @@ export function createApiClient(deps: TApiClientDeps) {
       deps.onMaintenance?.();
       throw new ApiError(503, detail ?? '', code, undefined, body);
     }
-    if (response.status === 502 || response.status === 503) return unavailable(response.status);
+    // A full request queue (`server_busy`) is a passing state with its own message, not an outage.
+    if ((response.status === 502 || response.status === 503) && code !== 'server_busy') {
+      return unavailable(response.status);
+    }
     if (response.status === 401 && !options.anonymous) {
       logout();
       throw new ApiError(401, detail ?? deps.t('You must be authorized'), code, undefined, body);

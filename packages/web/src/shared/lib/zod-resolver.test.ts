@@ -28,6 +28,14 @@ describe('zodResolver', () => {
     });
   });
 
+  it('says an empty field is empty, whatever its minimum length or pattern', () => {
+    expect(zodResolver(ZRegister, t)({ username: ' ', email: '', password: '' })).toEqual({
+      username: 'Field can not be empty {"min":3}',
+      email: 'Field can not be empty {"min":1}',
+      password: 'Field can not be empty {"min":1}',
+    });
+  });
+
   it('joins nested paths with dots, as Mantine names list fields', () => {
     const schema = z.object({ items: z.array(z.object({ name: z.string().min(2) })) });
     expect(zodResolver(schema, t)({ items: [{ name: 'ok' }, { name: 'x' }] })).toEqual({

@@ -21,6 +21,16 @@ export function zodResolver<TValues>(schema: z.ZodType, t: TTranslate) {
   };
 }
 
+/**
+ * The translated first issue of one value against a field's shared schema, or null: for inputs
+ * outside a Mantine form, which say what is wrong instead of cutting or clamping what was typed.
+ */
+export function issueOf(schema: z.ZodType, value: unknown, t: TTranslate): string | null {
+  const result = schema.safeParse(value);
+  const issue = result.success ? undefined : result.error.issues[0];
+  return issue ? t(issue.message, issueParams(issue as { minimum?: unknown; maximum?: unknown })) : null;
+}
+
 /** Server field errors (`{"field": ["message"]}`, already translated) in Mantine's shape. */
 export function fieldErrors(fields: Record<string, string[]> | undefined): Record<string, string> {
   return Object.fromEntries(Object.entries(fields ?? {}).map(([field, messages]) => [field, messages.join(' ')]));

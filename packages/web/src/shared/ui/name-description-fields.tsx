@@ -1,11 +1,11 @@
 import { Alert, Textarea, TextInput } from '@mantine/core';
 import type { UseFormReturnType } from '@mantine/form';
 import { useTranslation } from 'react-i18next';
-import { Limits } from '@stageline/shared';
 
 /**
  * The opening of every record form (project, pipeline, unit): an error that is not about one field,
- * then the required name and the optional description, within the shared limits.
+ * then the required name and the optional description. No `maxLength`: a longer text stays as typed
+ * and the form's schema says what is wrong (docs/decisions.md, entry 54).
  */
 export function NameDescriptionFields<T extends { name: string; description: string }>({
   form,
@@ -27,7 +27,6 @@ export function NameDescriptionFields<T extends { name: string; description: str
       <TextInput
         label={t('Name')}
         required
-        maxLength={Limits.name.max}
         data-autofocus
         data-testid={`${testPrefix}-name`}
         {...form.getInputProps('name')}
@@ -37,7 +36,6 @@ export function NameDescriptionFields<T extends { name: string; description: str
         autosize
         minRows={3}
         maxRows={10}
-        maxLength={Limits.description.max}
         data-testid={`${testPrefix}-description`}
         {...form.getInputProps('description')}
       />

@@ -1,4 +1,4 @@
-import { Anchor, Button, Group, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Stack, Text, Title } from '@mantine/core';
 import { useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ZCode, type TTokenPair } from '@stageline/shared';
@@ -16,11 +16,17 @@ export function OtpStep({
   onVerified,
   onBack,
   title,
+  notice,
+  canResend = true,
 }: {
   ephemeralToken: string;
   onVerified: (tokens: TTokenPair) => Promise<void> | void;
   onBack?: () => void;
   title?: string;
+  /** What the server said about this step, instead of 'Code sent' (a sign-in past its failure limit). */
+  notice?: string;
+  /** Whether a new code may be asked for here (not for a code that only a right password sends). */
+  canResend?: boolean;
 }) {
   const { t } = useTranslation();
   const [code, setCode] = useState('');
@@ -62,9 +68,15 @@ export function OtpStep({
         <Title order={1} size="h3">
           {title ?? t('Confirm your e-mail')}
         </Title>
-        <Text c="dimmed" size="sm" data-testid="otp-sent">
-          {t('Code sent, check your email.')} {t('It may take about a minute to arrive.')}
-        </Text>
+        {notice ? (
+          <Alert color="yellow" role="status" data-testid="otp-notice">
+            {notice}
+          </Alert>
+        ) : (
+          <Text c="dimmed" size="sm" data-testid="otp-sent">
+            {t('Code sent, check your email.')} {t('It may take about a minute to arrive.')}
+          </Text>
+        )}
         <CodeInput
           value={code}
           onChange={(value) => {
@@ -86,7 +98,7 @@ export function OtpStep({
           ) : (
             <span />
           )}
-          <ResendCodeButton send={() => sendCode({ ephemeralToken })} />
+          {canResend ? <ResendCodeButton send={() => sendCode({ ephemeralToken })} /> : null}
         </Group>
       </Stack>
     </form>

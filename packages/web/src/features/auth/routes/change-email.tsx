@@ -7,6 +7,24 @@ import { paths } from '@stageline/shared';
 import { PageCard } from '../../../shared/ui/page-card';
 import { confirmEmailChange, meQueryKey } from '../api';
 
+/** One answer per link for the life of the page (see `confirmOnce`). */
+const confirmations = new Map<string, Promise<true>>();
+
+/**
+ * Links are single use, so the POST must never repeat: strict mode's double effects, the profile
+ * refetch after the change (its key once shared the `users/me` prefix) or a live-events reset would
+ * otherwise post again and turn 'E-mail changed' into 'Invalid token'. A refetch gets the first
+ * answer again.
+ */
+function confirmOnce(token: string): Promise<true> {
+  let confirmation = confirmations.get(token);
+  if (!confirmation) {
+    confirmation = confirmEmailChange(token).then(() => true as const);
+    confirmations.set(token, confirmation);
+  }
+  return confirmation;
+}
+
 /**
  * `/change_email?token=…` (signed in, like invites): confirms the new address the link was sent to,
  * or says 'Invalid token'.
@@ -17,12 +35,11 @@ export default function ChangeEmailScreen() {
   const token = params.get('token');
   const queryClient = useQueryClient();
   const confirmation = useQuery({
-    queryKey: ['users', 'me', 'email', 'confirm', token],
-    queryFn: () => confirmEmailChange(token!).then(() => true),
+    queryKey: ['email-change', token],
+    queryFn: () => confirmOnce(token!),
     enabled: Boolean(token),
     retry: false,
     staleTime: Infinity,
-    gcTime: 0,
   });
 
   useEffect(() => {

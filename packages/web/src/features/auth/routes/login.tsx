@@ -12,7 +12,8 @@ import { OtpStep } from '../components/otp-step';
 import { sanitizeNext } from '../session/next-path';
 import { signIn, useSession } from '../session/session';
 
-type TStep = { kind: 'form' } | { kind: 'code'; ephemeralToken: string; reason: 'two_factor' | 'verify' };
+type TCodeReason = 'two_factor' | 'verify' | 'locked';
+type TStep = { kind: 'form' } | { kind: 'code'; ephemeralToken: string; reason: TCodeReason; notice?: string };
 type TProblem = { kind: 'failed'; message: string } | { kind: 'unverified'; ephemeralToken: string | null };
 
 /**
@@ -41,7 +42,15 @@ export default function LoginScreen({ next: nextProp }: { next?: string } = {}) 
     return (
       <OtpStep
         ephemeralToken={step.ephemeralToken}
-        title={step.reason === 'two_factor' ? t('Two-factor authentication') : t('Confirm your e-mail')}
+        title={
+          step.reason === 'verify'
+            ? t('Confirm your e-mail')
+            : step.reason === 'locked'
+              ? t('Finish signing in')
+              : t('Two-factor authentication')
+        }
+        notice={step.notice}
+        canResend={step.reason !== 'locked'}
         onVerified={finish}
         onBack={() => setStep({ kind: 'form' })}
       />
@@ -51,7 +60,7 @@ export default function LoginScreen({ next: nextProp }: { next?: string } = {}) 
     <LoginForm
       next={next}
       onTokens={finish}
-      onCode={(ephemeralToken, reason) => setStep({ kind: 'code', ephemeralToken, reason })}
+      onCode={(ephemeralToken, reason, notice) => setStep({ kind: 'code', ephemeralToken, reason, notice })}
     />
   );
 }
@@ -63,7 +72,7 @@ function LoginForm({
 }: {
   next: string | null;
   onTokens: (tokens: TTokenPair) => Promise<void>;
-  onCode: (ephemeralToken: string, reason: 'two_factor' | 'verify') => void;
+  onCode: (ephemeralToken: string, reason: TCodeReason, notice?: string) => void;
 }) {
   const { t } = useTranslation();
   const [problem, setProblem] = useState<TProblem | null>(null);
@@ -77,6 +86,8 @@ function LoginForm({
     try {
       const answer = await login(ZLogin.parse(values));
       if (isTokens(answer)) await onTokens(answer);
+      // With a `detail`, the account had too many failed sign-ins: the server says what to do.
+      else if (answer.detail) onCode(answer.ephemeral_token, 'locked', answer.detail);
       else onCode(answer.ephemeral_token, 'two_factor');
     } catch (error) {
       const unverified = unverifiedEmailToken(error);

@@ -12,6 +12,7 @@ import { OtpStep } from '../components/otp-step';
 import { PasswordStrengthMeter } from '../components/password-strength-meter';
 import { withPasswordConfirm } from '../lib/password-confirm';
 import { signIn } from '../session/session';
+import { browserTimeZone } from '../../../shared/lib/time-zone';
 
 type TValues = {
   username: string;
@@ -48,6 +49,7 @@ export default function RegisterScreen() {
       first_name: account.first_name || undefined,
       last_name: account.last_name || undefined,
       language: currentLanguage(),
+      time_zone: browserTimeZone(),
     };
     try {
       const answer = await register(body);

@@ -1,7 +1,10 @@
+import { useQuery } from '@tanstack/react-query';
 import { useEffect, useSyncExternalStore } from 'react';
 import { api, onForcedLogout } from '../../../shared/api';
 import { queryClient } from '../../../shared/api/query-client';
 import { tokenStore } from '../../../shared/api/tokens';
+import { browserTimeZone, useTimeZoneStore } from '../../../shared/lib/time-zone';
+import { meQueryOptions, saveDetectedTimeZone } from '../api';
 import { maxTimerDelayMs, refreshDelay } from './jwt';
 
 /** After a refresh that failed for a network or server reason, try again this much later. */
@@ -10,12 +13,27 @@ const retryAfterFailureMs = 15_000;
 /**
  * Keeps the session alive and clean; mounted once at the root. It refreshes the access token shortly
  * before it expires (so requests rarely meet a 401), again when a sleeping tab wakes up, and empties
- * the query cache when the transport ends the session.
+ * the query cache when the transport ends the session. It also sets the time zone dates are shown
+ * in: the user's, or this browser's until they tell one.
  */
 export function SessionKeeper() {
   const access = useSyncExternalStore(tokenStore.subscribe, tokenStore.access, () => null);
 
   useEffect(() => onForcedLogout(() => queryClient.clear()), []);
+
+  // Dates follow the user's time zone; an account that never told one gets this browser's.
+  // The root's own client: this keeper is mounted beside the provider, not under it.
+  const me = useQuery({ ...meQueryOptions(), enabled: access !== null }, queryClient);
+  const userId = me.data?.id;
+  const savedZone = me.data?.time_zone;
+  useEffect(() => {
+    if (userId === undefined || savedZone === undefined) {
+      useTimeZoneStore.getState().set(browserTimeZone());
+      return;
+    }
+    useTimeZoneStore.getState().set(savedZone ?? browserTimeZone());
+    if (savedZone === null) void saveDetectedTimeZone(userId, browserTimeZone()).catch(() => undefined);
+  }, [userId, savedZone]);
 
   useEffect(() => {
     if (!access) return;

@@ -1,11 +1,13 @@
 import { Button, Combobox, Group, Tabs, Text, Textarea, useCombobox } from '@mantine/core';
 import { useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Limits } from '@stageline/shared';
+import { ZCommentPatch } from '@stageline/shared';
+import { issueOf } from '../../../shared/lib/zod-resolver';
 import type { TMember } from '../../tasks';
 import { activeMention, insertMention } from '../lib/mentions';
 import { CommentMarkdown } from './comment-markdown';
 import classes from './comments.module.css';
+import { useRegisterCommands } from '../../../shared/lib/commands';
 
 /** Apple keyboards send with ⌘, others with Ctrl; both work everywhere, the hint names the usual one. */
 const isMac = () =>
@@ -52,6 +54,26 @@ export function CommentComposer({
     pendingCaret.current = null;
   }, [value]);
   const combobox = useCombobox({ onDropdownClose: () => combobox.resetSelectedOption() });
+  // The new-comment box (not an edit's) answers the `c` key and the palette's "Write a comment".
+  useRegisterCommands(
+    `comment-composer:${testId}`,
+    onCancel
+      ? []
+      : [
+          {
+            id: 'comment.write',
+            label: t('Write a comment'),
+            shortcut: 'c',
+            run: () => {
+              setTab('write');
+              requestAnimationFrame(() => {
+                textarea.current?.focus();
+                textarea.current?.scrollIntoView({ block: 'center' });
+              });
+            },
+          },
+        ],
+  );
 
   const candidates = mention
     ? members
@@ -84,7 +106,9 @@ export function CommentComposer({
     combobox.closeDropdown();
   };
 
-  const canSend = value.trim().length > 0 && !submitting;
+  // An empty comment is simply not sendable yet; a too long one says so (nothing is cut).
+  const error = value.trim() ? issueOf(ZCommentPatch.shape.text, value, t) : null;
+  const canSend = value.trim().length > 0 && error === null && !submitting;
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
     if (event.nativeEvent.isComposing) return;
@@ -149,7 +173,7 @@ export function CommentComposer({
                 autosize
                 minRows={3}
                 maxRows={14}
-                maxLength={Limits.comment.max}
+                error={error}
                 autoFocus={autoFocus}
                 data-testid={`${testId}-input`}
               />

@@ -126,7 +126,7 @@ function TaskRow({ task }: { task: TTaskListItem }) {
     <Paper withBorder radius="md" px="sm" py={8} data-testid="my-work-item" data-task-id={task.id}>
       <Group justify="space-between" wrap="nowrap" gap="sm">
         <Stack gap={0} style={{ minWidth: 0 }}>
-          <Anchor component={Link} to={paths.app.task(task.id)} fw={500} truncate="end">
+          <Anchor component={Link} to={paths.app.task(task.id)} fw={500} truncate="end" data-nav-item>
             {task.unit.name} · {task.stage.name}
           </Anchor>
           <Text size="xs" c="dimmed" truncate="end">

@@ -3,6 +3,7 @@ import { IconCircle, IconCircleFilled } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import type { TNotification } from '@stageline/shared';
 import { useDates } from '../../../shared/i18n/use-dates';
+import { markdownToPlainText } from '../../../shared/lib/markdown-text';
 import { describeNotification } from '../lib/describe';
 import classes from './notifications.module.css';
 
@@ -30,14 +31,14 @@ export function NotificationItem({
       data-id={notification.id}
       data-read={read}
     >
-      <UnstyledButton className={classes.open} onClick={onOpen} data-testid="notification-open">
+      <UnstyledButton className={classes.open} onClick={onOpen} data-testid="notification-open" data-nav-item>
         <Stack gap={2}>
           <Text size="sm" fw={read ? 400 : 600} data-testid="notification-text">
             {describeNotification(notification, t)}
           </Text>
           {notification.text ? (
             <Text size="sm" c="dimmed" lineClamp={2} data-testid="notification-excerpt">
-              {notification.text}
+              {markdownToPlainText(notification.text)}
             </Text>
           ) : null}
           <Text size="xs" c="dimmed">

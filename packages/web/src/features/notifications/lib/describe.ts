@@ -10,6 +10,7 @@ const sentences: Record<TNotificationKind, string> = {
   comment: '{{actor}} commented on {{target}}',
   mention: '{{actor}} mentioned you in {{target}}',
   invited: '{{actor}} invited you to {{target}}',
+  webhook_disabled: 'A webhook of {{target}} was turned off after a day of failed deliveries',
 };
 
 type TTranslate = (key: string, params?: Record<string, unknown>) => string;
@@ -35,6 +36,10 @@ export function notificationPath(notification: TNotification): string | null {
   if (notification.task) return paths.app.task(notification.task.id);
   if (notification.unit) return paths.app.unit(notification.unit.project, notification.unit.id);
   if (notification.workspace)
-    return notification.kind === 'invited' ? paths.app.workspaces() : paths.app.workspace(notification.workspace.id);
+    return notification.kind === 'invited'
+      ? paths.app.workspaces()
+      : notification.kind === 'webhook_disabled'
+        ? paths.app.workspaceSettings(notification.workspace.id)
+        : paths.app.workspace(notification.workspace.id);
   return null;
 }

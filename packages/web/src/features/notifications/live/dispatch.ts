@@ -1,6 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { EventSourceMessage } from 'eventsource-parser';
 import { ZLiveEvent, type TLiveEvent, type TMe } from '@stageline/shared';
+import { markdownToPlainText } from '../../../shared/lib/markdown-text';
 import { meQueryKey } from '../../auth';
 import { applyCommentEvent } from '../../comments';
 import { projectKeys } from '../../projects';
@@ -55,7 +56,7 @@ export function dispatchLiveEvent(event: TLiveEvent, deps: TDispatchDeps): void 
         {
           enabled: me?.notify_browser === true,
           title: sentence,
-          body: event.data.text,
+          body: markdownToPlainText(event.data.text),
           tag: `stageline-notification-${event.data.id}`,
           path: notificationPath(event.data),
         },

@@ -5,9 +5,10 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { Limits, paths, type TPipeline, type TPipelineNode } from '@stageline/shared';
+import { paths, ZName, type TPipeline, type TPipelineNode } from '@stageline/shared';
 import { queryClient } from '../../../shared/api/query-client';
 import { formError } from '../../../shared/lib/form-errors';
+import { issueOf } from '../../../shared/lib/zod-resolver';
 import { pipelineRecordQueryOptions, saveGraph, StageSettingsDrawer, useCreatePipeline } from '../../pipelines/builder';
 import { chainGraph, orderedStages } from '../lib/chain';
 import { MiniPipeline } from './mini-pipeline';
@@ -57,7 +58,7 @@ function CreatePipelineForm({ projectId, onCreated }: { projectId: number; onCre
   const [problem, setProblem] = useState<string | null>(null);
   const form = useForm({
     initialValues: { name: '' },
-    validate: { name: (value) => (value.trim() ? null : t('Field is required')) },
+    validate: { name: (value) => (value.trim() ? issueOf(ZName, value, t) : t('Field is required')) },
   });
   const submit = async ({ name }: { name: string }) => {
     setProblem(null);
@@ -79,7 +80,6 @@ function CreatePipelineForm({ projectId, onCreated }: { projectId: number; onCre
         <TextInput
           label={t('Pipeline name')}
           required
-          maxLength={Limits.name.max}
           data-autofocus
           data-testid="quickstart-pipeline-name"
           {...form.getInputProps('name')}
@@ -100,6 +100,7 @@ function StagesBuilder({ pipeline }: { pipeline: TPipeline }) {
   const [problem, setProblem] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const filled = names.map((n) => n.trim()).filter(Boolean);
+  const invalid = filled.some((name) => issueOf(ZName, name, t) !== null);
 
   const save = async () => {
     setProblem(null);
@@ -133,7 +134,7 @@ function StagesBuilder({ pipeline }: { pipeline: TPipeline }) {
               const value = event.currentTarget.value;
               setNames((current) => current.map((n, j) => (j === i ? value : n)));
             }}
-            maxLength={Limits.name.max}
+            error={name.trim() ? issueOf(ZName, name, t) : null}
             aria-label={t('Stage {{number}}', { number: i + 1 })}
             style={{ flex: 1 }}
             data-testid="quickstart-stage-name"
@@ -165,7 +166,7 @@ function StagesBuilder({ pipeline }: { pipeline: TPipeline }) {
         <Button
           onClick={() => void save()}
           loading={saving}
-          disabled={filled.length === 0}
+          disabled={filled.length === 0 || invalid}
           data-testid="quickstart-stages-save"
         >
           {t('Save stages')}

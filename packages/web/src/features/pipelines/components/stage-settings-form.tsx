@@ -17,7 +17,14 @@ import { DatePickerInput } from '@mantine/dates';
 import { useForm } from '@mantine/form';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Limits, ReviewModeLabels, ReviewModes, type TPipelineNode, type TStageSettings } from '@stageline/shared';
+import {
+  ReviewModeLabels,
+  ReviewModes,
+  ZStageSettings,
+  type TPipelineNode,
+  type TStageSettings,
+} from '@stageline/shared';
+import { issueOf } from '../../../shared/lib/zod-resolver';
 import { bulkPatchStages, patchStage, useStageMembers } from '../api';
 import { blankMixed, changedFields, commonSettings, StageFields, type TStageField } from '../lib/stage-patch';
 
@@ -85,9 +92,15 @@ function StageSettingsForm({
   const form = useForm<TStageSettings & { due_mode: TDueMode | '' }>({
     initialValues: { ...blankMixed(initial, mixed), due_mode: dueMixed ? '' : dueModeOf(initial) },
     validate: {
-      name: (value) => ((!bulk || touched.has('name')) && !value.trim() ? t('Field is required') : null),
-      default_due_days: (value, values) =>
-        values.due_mode === 'days' && (value === null || value < 0) ? t('Field is required') : null,
+      name: (value) => {
+        if (bulk && !touched.has('name')) return null;
+        return value.trim() ? issueOf(ZStageSettings.shape.name, value, t) : t('Field is required');
+      },
+      description: (value) => issueOf(ZStageSettings.shape.description, value, t),
+      default_due_days: (value, values) => {
+        if (values.due_mode !== 'days') return null;
+        return value === null ? t('Field is required') : issueOf(ZStageSettings.shape.default_due_days, value, t);
+      },
       default_due_date: (value, values) => (values.due_mode === 'date' && !value ? t('Field is required') : null),
     },
   });
@@ -181,7 +194,6 @@ function StageSettingsForm({
         <TextInput
           label={t('Name')}
           required={!bulk}
-          maxLength={Limits.name.max}
           placeholder={mixedHint('name')}
           {...field('name')}
           data-testid="stage-settings-name"
@@ -190,7 +202,6 @@ function StageSettingsForm({
           label={t('Description')}
           autosize
           minRows={2}
-          maxLength={Limits.description.max}
           placeholder={mixedHint('description')}
           {...field('description')}
           data-testid="stage-settings-description"
@@ -218,7 +229,7 @@ function StageSettingsForm({
             label={t('Days after the task is ready')}
             min={0}
             max={3650}
-            allowDecimal={false}
+            clampBehavior="none"
             value={form.values.default_due_days ?? ''}
             onChange={(value) => {
               touch('default_due_days', 'default_due_date');

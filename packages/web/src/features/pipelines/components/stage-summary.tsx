@@ -9,6 +9,7 @@ import {
   type TTaskCountersDto,
 } from '@stageline/shared';
 import { useDates } from '../../../shared/i18n/use-dates';
+import { UserMarkdown } from '../../../shared/ui/user-markdown';
 import { useStageMembers } from '../api';
 
 function Row({ label, children }: { label: string; children: ReactNode }) {
@@ -48,7 +49,7 @@ export function StageSummary({
         : t('None');
   return (
     <Stack gap="sm" data-testid="stage-summary">
-      {stage.description ? <Text size="sm">{stage.description}</Text> : null}
+      {stage.description ? <UserMarkdown text={stage.description} /> : null}
       {counters ? (
         <Group gap={6}>
           {TaskStatuses.map((status) => (

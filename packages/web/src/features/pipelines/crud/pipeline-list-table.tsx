@@ -3,6 +3,7 @@ import { Link, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { paths, type TPipelineSummary } from '@stageline/shared';
 import { useDates } from '../../../shared/i18n/use-dates';
+import { markdownToPlainText } from '../../../shared/lib/markdown-text';
 import { TaskCounters } from './task-counters';
 
 /** A project's pipelines; a click on a row opens the pipeline. */
@@ -35,13 +36,14 @@ export function PipelineListTable({ projectId, pipelines }: { projectId: number;
                   component={Link}
                   to={paths.app.pipeline(projectId, pipeline.id)}
                   fw={500}
+                  data-nav-item
                   onClick={(event) => event.stopPropagation()}
                 >
                   {pipeline.name}
                 </Anchor>
                 {pipeline.description ? (
                   <Text size="xs" c="dimmed" lineClamp={2}>
-                    {pipeline.description}
+                    {markdownToPlainText(pipeline.description)}
                   </Text>
                 ) : null}
               </Table.Td>

@@ -27,6 +27,7 @@ import {
   type TPipelineNode,
 } from '@stageline/shared';
 import { PageCard } from '../../../shared/ui/page-card';
+import { UserMarkdown } from '../../../shared/ui/user-markdown';
 import { pipelineQuery, usePipeline, withStages } from '../api';
 import classes from '../components/flow.module.css';
 import { PipelineDiagram } from '../components/pipeline-diagram';
@@ -156,7 +157,7 @@ function PipelineView({ pipeline, projectId }: { pipeline: TPipeline; projectId:
         </>
       }
     >
-      {pipeline.description ? <Text c="dimmed">{pipeline.description}</Text> : null}
+      {pipeline.description ? <UserMarkdown text={pipeline.description} testId="pipeline-description" /> : null}
       <Group justify="space-between" gap="xs">
         <Group gap={6} data-testid="pipeline-counters">
           {TaskStatuses.map((status) => (
@@ -164,7 +165,13 @@ function PipelineView({ pipeline, projectId }: { pipeline: TPipeline; projectId:
               {t(TaskStatusLabels[status])}: {counters[status]}
             </Badge>
           ))}
-          <Badge variant={counters.overdue ? 'filled' : 'light'} color="red">
+          {/* Red only when something is overdue, as on a stage (stage-summary). */}
+          <Badge
+            variant={counters.overdue > 0 ? 'filled' : 'light'}
+            color={counters.overdue > 0 ? 'red' : 'gray'}
+            data-testid="pipeline-overdue"
+            data-overdue={counters.overdue > 0}
+          >
             {t('Overdue')}: {counters.overdue}
           </Badge>
         </Group>

@@ -37,8 +37,9 @@ export function AvatarBlock({ user }: { user: TMe }) {
       await uploadAvatar(file);
       showToast({ kind: 'success', message: t('Avatar saved') });
     } catch (error) {
-      const message = formError(error, { fallback: t('Data was not saved') });
-      if (message) showToast({ kind: 'error', message });
+      // The server says why (not an image it can read, too large): that is the message.
+      const reason = formError(error, {});
+      if (reason) showToast({ kind: 'error', title: t('Data was not saved'), message: reason });
     } finally {
       setBusy(null);
     }

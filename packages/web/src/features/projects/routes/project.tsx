@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { can, paths, ReviewModeLabels, type TProject } from '@stageline/shared';
 import { RecordDeleteButton, RecordView, type TRecord } from '../../../shared/records';
 import { PageCard } from '../../../shared/ui/page-card';
+import { UserMarkdown } from '../../../shared/ui/user-markdown';
 import type { TProjectPatch } from '../api';
 import { useOpenProject } from '../hooks/use-open-project';
 import { useWorkspaceRole } from '../hooks/use-project-role';
@@ -51,11 +52,7 @@ function Overview({ project, record }: { project: TProject; record: TRecord<TPro
       }
     >
       <Stack gap="lg" data-testid="project-card" data-id={project.id}>
-        {project.description ? (
-          <Text style={{ whiteSpace: 'pre-wrap' }} data-testid="project-description">
-            {project.description}
-          </Text>
-        ) : null}
+        {project.description ? <UserMarkdown text={project.description} testId="project-description" /> : null}
         <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm">
           <Section
             title={t('Pipelines')}

@@ -1,7 +1,8 @@
 import { Alert, Button, Checkbox, Group, Modal, Stack, Switch, Text, Textarea } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Limits, type TTask } from '@stageline/shared';
+import { ZReview, type TTask } from '@stageline/shared';
+import { issueOf } from '../../../shared/lib/zod-resolver';
 import type { TReject } from '../api';
 import { TaskStatusBadge } from './task-status-badge';
 
@@ -32,6 +33,7 @@ export function RejectDialog({
   const [missing, setMissing] = useState(false);
   const predecessors = task.predecessors;
   const required = predecessors.length >= 2;
+  const commentError = issueOf(ZReview.shape.comment, comment, t);
 
   const reset = () => {
     setComment('');
@@ -71,9 +73,9 @@ export function RejectDialog({
           autosize
           minRows={3}
           maxRows={8}
-          maxLength={Limits.comment.max}
           value={comment}
           onChange={(event) => setComment(event.currentTarget.value)}
+          error={commentError}
           data-testid="reject-comment"
           data-autofocus
         />
@@ -125,7 +127,13 @@ export function RejectDialog({
           <Button variant="default" onClick={close}>
             {t('Cancel')}
           </Button>
-          <Button color="red" loading={busy} onClick={() => void confirm()} data-testid="reject-confirm">
+          <Button
+            color="red"
+            loading={busy}
+            disabled={commentError !== null}
+            onClick={() => void confirm()}
+            data-testid="reject-confirm"
+          >
             {t('Reject')}
           </Button>
         </Group>
@@ -150,6 +158,7 @@ export function AcceptDialog({
 }) {
   const { t } = useTranslation();
   const [comment, setComment] = useState('');
+  const commentError = issueOf(ZReview.shape.comment, comment, t);
   const confirm = async () => {
     if (await onConfirm(comment.trim() || undefined)) setComment('');
   };
@@ -164,9 +173,9 @@ export function AcceptDialog({
           autosize
           minRows={2}
           maxRows={8}
-          maxLength={Limits.comment.max}
           value={comment}
           onChange={(event) => setComment(event.currentTarget.value)}
+          error={commentError}
           data-testid="accept-comment"
           data-autofocus
         />
@@ -174,7 +183,13 @@ export function AcceptDialog({
           <Button variant="default" onClick={onClose}>
             {t('Cancel')}
           </Button>
-          <Button color="green" loading={busy} onClick={() => void confirm()} data-testid="accept-confirm">
+          <Button
+            color="green"
+            loading={busy}
+            disabled={commentError !== null}
+            onClick={() => void confirm()}
+            data-testid="accept-confirm"
+          >
             {t('Accept')}
           </Button>
         </Group>

@@ -15,6 +15,7 @@ import {
   type TTask,
   type TTaskStatus,
 } from '@stageline/shared';
+import { useRegisterCommands } from '../../../shared/lib/commands';
 import { showToast } from '../../../shared/ui/toast';
 import { useTaskCommand, type TTaskCommand } from '../api';
 import { AcceptDialog, RejectDialog } from './reject-dialog';
@@ -94,6 +95,20 @@ export function TaskActions({ task, userId }: { task: TTask; userId: number | nu
         ? t('A reviewer has already rejected: the task goes to Edit.')
         : t('The task stays in review until the other reviewers react.');
   const statuses = TaskStatuses.map((status: TTaskStatus) => ({ value: status, label: t(TaskStatusLabels[status]) }));
+
+  // The same actions in the command palette and on their keys (a: accept, r: reject).
+  useRegisterCommands(`task-actions:${task.id}`, [
+    ...(able.start ? [{ id: 'task.start', label: t('Start the task'), run: () => void run({ kind: 'start' }, t('Task started')) }] : []),
+    ...(able.submit
+      ? [{ id: 'task.submit', label: t('Submit the task'), run: () => void run({ kind: 'submit' }, t('Task submitted')) }]
+      : []),
+    ...(able.review
+      ? [
+          { id: 'task.accept', label: t('Accept the task'), shortcut: 'a', run: accept.open },
+          { id: 'task.reject', label: t('Reject the task'), shortcut: 'r', run: reject.open },
+        ]
+      : []),
+  ]);
 
   return (
     <Stack gap="xs">

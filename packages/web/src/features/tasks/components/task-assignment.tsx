@@ -11,11 +11,12 @@ import { showTaskUpdateError } from './task-errors';
 
 type TValues = { useDefaults: boolean; assignees: string[]; reviewers: string[]; due: Date | null };
 
-const valuesOf = (task: TTask): TValues => ({
+/** The form's values; the due date as the picker shows it: on the wall clock of the user's zone. */
+const valuesOf = (task: TTask, toPicker: (value: string) => Date): TValues => ({
   useDefaults: task.use_stage_defaults,
   assignees: task.assignees.map((a) => String(a.id)),
   reviewers: task.reviewers.map((r) => String(r.id)),
-  due: task.due_date ? new Date(task.due_date) : null,
+  due: task.due_date ? toPicker(task.due_date) : null,
 });
 
 /**
@@ -32,15 +33,15 @@ export function TaskAssignment({
   editable: boolean;
 }) {
   const { t } = useTranslation();
-  const { language } = useDates();
+  const { language, toPicker, fromPicker } = useDates();
   const members = useMembers(editable ? workspaceId : null);
   const command = useTaskCommand(task.id);
-  const [values, setValues] = useState<TValues>(() => valuesOf(task));
+  const [values, setValues] = useState<TValues>(() => valuesOf(task, toPicker));
   // A task the server changed (another action, a refetch) resets the form to it.
   const [seen, setSeen] = useState(task);
   if (seen !== task) {
     setSeen(task);
-    setValues(valuesOf(task));
+    setValues(valuesOf(task, toPicker));
   }
 
   // The people already on the task stay choosable even when the member list has not loaded.
@@ -56,11 +57,11 @@ export function TaskAssignment({
     if (own) {
       changes.assignees = values.assignees.map(Number);
       changes.reviewers = values.reviewers.map(Number);
-      changes.due_date = values.due ? values.due.toISOString() : null;
+      changes.due_date = values.due ? fromPicker(values.due).toISOString() : null;
     }
     return changes;
   };
-  const initial = valuesOf(task);
+  const initial = valuesOf(task, toPicker);
   const dirty = JSON.stringify(initial) !== JSON.stringify(values);
 
   const save = async () => {

@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { paths, type TTask, type TTaskStatus } from '@stageline/shared';
 import { useDates } from '../../../shared/i18n/use-dates';
+import { UserMarkdown } from '../../../shared/ui/user-markdown';
 import { pipelineQuery } from '../../pipelines/read-only';
 import { unitQueryOptions } from '../../units';
 import { TaskStatusBadge } from './task-status-badge';
@@ -91,11 +92,7 @@ export function TaskContext({ task }: { task: TTask }) {
           <Anchor component={Link} to={paths.app.unit(task.project.id, task.unit.id)} fw={600}>
             {task.unit.name}
           </Anchor>
-          {unit.data?.description ? (
-            <Text size="sm" style={{ whiteSpace: 'pre-wrap' }}>
-              {unit.data.description}
-            </Text>
-          ) : null}
+          {unit.data?.description ? <UserMarkdown text={unit.data.description} /> : null}
         </Stack>
       </Paper>
       <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="lg">

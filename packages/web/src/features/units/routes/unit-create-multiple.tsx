@@ -128,7 +128,6 @@ function BatchForm({ project, pipelines }: { project: TProject; pipelines: TPipe
           label={t('Name template')}
           description={t('{count} becomes the number of each unit, {project} the project name.')}
           required
-          maxLength={Limits.name.max}
           data-testid="batch-template"
           {...form.getInputProps('template')}
         />
@@ -138,21 +137,21 @@ function BatchForm({ project, pipelines }: { project: TProject; pipelines: TPipe
             required
             min={Limits.batchUnits.min}
             max={Limits.batchUnits.max}
-            allowDecimal={false}
+            clampBehavior="none"
             data-testid="batch-count"
             {...form.getInputProps('count')}
           />
           <NumberInput
             label={t('Counter start')}
             min={0}
-            allowDecimal={false}
+            clampBehavior="none"
             data-testid="batch-start"
             {...form.getInputProps('start')}
           />
           <NumberInput
             label={t('Counter step')}
             min={1}
-            allowDecimal={false}
+            clampBehavior="none"
             data-testid="batch-step"
             {...form.getInputProps('step')}
           />

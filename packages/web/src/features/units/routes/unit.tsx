@@ -7,6 +7,7 @@ import { can, flowOrder, paths, type TUnit } from '@stageline/shared';
 import { useDates } from '../../../shared/i18n/use-dates';
 import { RecordDeleteButton, RecordView, type TRecord } from '../../../shared/records';
 import { PageCard } from '../../../shared/ui/page-card';
+import { UserMarkdown } from '../../../shared/ui/user-markdown';
 import { pipelineQuery } from '../../pipelines/read-only';
 import { useOpenProject, useProject, useWorkspaceRole } from '../../projects';
 import { CommentsPanel } from '../../comments';
@@ -64,11 +65,7 @@ function UnitView({ unit, record }: { unit: TUnit; record: TRecord<TUnit, TUnitP
       }
     >
       <Stack gap="md" data-testid="unit-card" data-id={unit.id}>
-        {unit.description ? (
-          <Text style={{ whiteSpace: 'pre-wrap' }} data-testid="unit-description">
-            {unit.description}
-          </Text>
-        ) : null}
+        {unit.description ? <UserMarkdown text={unit.description} testId="unit-description" /> : null}
         <Text size="sm">
           {t('Pipeline')}:{' '}
           <Anchor component={Link} to={paths.app.pipeline(unit.project, unit.pipeline)} data-testid="unit-pipeline">

@@ -2,7 +2,7 @@ import { Alert, Button, Group, Stack, Textarea, TextInput } from '@mantine/core'
 import { useForm } from '@mantine/form';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Limits, paths, ZWorkspaceCreate } from '@stageline/shared';
+import { paths, ZWorkspaceCreate } from '@stageline/shared';
 import { formError } from '../../../shared/lib/form-errors';
 import { zodResolver } from '../../../shared/lib/zod-resolver';
 import { PageCard } from '../../../shared/ui/page-card';
@@ -47,7 +47,6 @@ export default function WorkspaceCreateScreen() {
           <TextInput
             label={t('Name')}
             required
-            maxLength={Limits.name.max}
             data-autofocus
             data-testid="workspace-create-name"
             {...form.getInputProps('name')}

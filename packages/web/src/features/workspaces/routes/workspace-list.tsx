@@ -16,6 +16,8 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { paths, type TPendingInvite, type TWorkspace } from '@stageline/shared';
+import { compareNames } from '../../../shared/lib/compare-names';
+import { markdownToPlainText } from '../../../shared/lib/markdown-text';
 import { PageCard } from '../../../shared/ui/page-card';
 import { showToast } from '../../../shared/ui/toast';
 import { useAcceptInvite, useDeclineInvite, useMyInvites, useWorkspaces } from '../api';
@@ -32,7 +34,7 @@ export default function WorkspaceListScreen() {
   const invites = useMyInvites();
   const currentId = useCurrentWorkspaceId();
   const switchTo = useSwitchWorkspace();
-  const list = [...(workspaces.data ?? [])].sort((a, b) => a.name.localeCompare(b.name));
+  const list = [...(workspaces.data ?? [])].sort((a, b) => compareNames(a.name, b.name));
 
   return (
     <PageCard
@@ -99,6 +101,7 @@ function WorkspaceCard({
       onClick={onOpen}
       className={classes.cardButton}
       data-testid="workspace-card"
+      data-nav-item
       data-workspace-id={workspace.id}
       data-current={current || undefined}
       aria-current={current ? 'true' : undefined}
@@ -119,8 +122,8 @@ function WorkspaceCard({
             </Group>
           </Group>
           {workspace.description ? (
-            <Text size="sm" c="dimmed" lineClamp={2}>
-              {workspace.description}
+            <Text size="sm" c="dimmed" lineClamp={2} data-testid="workspace-card-description">
+              {markdownToPlainText(workspace.description)}
             </Text>
           ) : null}
           <Text size="xs" c="dimmed">

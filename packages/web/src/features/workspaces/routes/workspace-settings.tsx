@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { can, paths, type TWorkspace } from '@stageline/shared';
 import { PageCard } from '../../../shared/ui/page-card';
 import { useCurrentUser } from '../../auth';
+import { WebhooksSection } from '../../webhooks';
 import { EditSection } from '../components/settings/edit-section';
 import { InviteLinkSection } from '../components/settings/invite-link-section';
 import { InviteUsersSection } from '../components/settings/invite-users-section';
@@ -49,6 +50,7 @@ function Settings({ workspace }: { workspace: TWorkspace }) {
         <TeamSection workspace={workspace} meId={me.id} />
         {can(role, 'workspace', 'invite') ? <InviteUsersSection workspace={workspace} /> : null}
         {can(role, 'workspace', 'manage_link') ? <InviteLinkSection workspace={workspace} /> : null}
+        {can(role, 'webhook', 'manage') ? <WebhooksSection workspace={workspace} /> : null}
         {can(role, 'workspace', 'delegate') || can(role, 'workspace', 'delete') ? (
           <OwnerSection workspace={workspace} meId={me.id} />
         ) : null}

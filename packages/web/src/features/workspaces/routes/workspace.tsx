@@ -5,6 +5,7 @@ import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { can, paths, type TWorkspace } from '@stageline/shared';
 import { PageCard } from '../../../shared/ui/page-card';
+import { UserMarkdown } from '../../../shared/ui/user-markdown';
 import { ProjectList } from '../../projects';
 import { LeaveWorkspaceButton } from '../components/settings/leave-button';
 import { RoleBadge } from '../components/role-badge';
@@ -37,11 +38,7 @@ function Overview({ workspace }: { workspace: TWorkspace }) {
       }
     >
       <Stack gap="lg">
-        {workspace.description ? (
-          <Text style={{ whiteSpace: 'pre-wrap' }} data-testid="workspace-description">
-            {workspace.description}
-          </Text>
-        ) : null}
+        {workspace.description ? <UserMarkdown text={workspace.description} testId="workspace-description" /> : null}
         <SimpleGrid cols={{ base: 1, xs: 3 }} spacing="sm">
           <Fact label={t('Owner')}>
             <Text fw={500} truncate data-testid="workspace-owner">

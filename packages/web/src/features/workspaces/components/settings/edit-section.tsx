@@ -2,7 +2,7 @@ import { Alert, Button, Group, Stack, Textarea, TextInput } from '@mantine/core'
 import { useForm } from '@mantine/form';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Limits, ZWorkspaceCreate, type TWorkspace } from '@stageline/shared';
+import { ZWorkspaceCreate, type TWorkspace } from '@stageline/shared';
 import { formError } from '../../../../shared/lib/form-errors';
 import { zodResolver } from '../../../../shared/lib/zod-resolver';
 import { showToast } from '../../../../shared/ui/toast';
@@ -42,13 +42,7 @@ export function EditSection({ workspace }: { workspace: TWorkspace }) {
               {problem}
             </Alert>
           ) : null}
-          <TextInput
-            label={t('Name')}
-            required
-            maxLength={Limits.name.max}
-            data-testid="workspace-edit-name"
-            {...form.getInputProps('name')}
-          />
+          <TextInput label={t('Name')} required data-testid="workspace-edit-name" {...form.getInputProps('name')} />
           <Textarea
             label={t('Description')}
             autosize

@@ -1,0 +1,243 @@
+/**
+ * Issue 12: the server under a crash and under a crowd, on the embedded database and on PostgreSQL.
+ *
+ * Crash: `WRITERS` clients create workspaces as fast as they are answered; after a second the server
+ * is killed with SIGKILL and started again at once. Reported: acknowledged writes (answered 201)
+ * that are missing after the restart (must be 0), and the time from the restart to the first
+ * healthy answer of `/api/health/` (goal ≤ 2 s), over `CRASHES` rounds.
+ *
+ * Load: `CLIENTS` connections for `SECONDS` s (autocannon) on an authenticated list
+ * (`GET /api/workspaces/`), and, as the same-run reference, on `/api/health/` (no sign-in, no
+ * queue): p50, p99, requests per second, errors and non-2xx answers.
+ *
+ * The server is the built one (`packages/server/dist/main.js`, built first when missing), as
+ * `npm start` runs it. Env: BENCH_DATABASE_URL=postgres://… adds PostgreSQL (a fresh database,
+ * dropped after); BENCH_CLIENTS (200), BENCH_SECONDS (30), BENCH_WRITERS (8), BENCH_CRASHES (3).
+ * Run: `npm run bench -- resilience`.
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { loadavg, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import autocannon from 'autocannon';
+import pg from 'pg';
+
+const print = (line: string) => process.stdout.write(`${line}\n`);
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const serverMain = join(root, 'packages/server/dist/main.js');
+
+const Clients = Number(process.env.BENCH_CLIENTS ?? 200);
+const Seconds = Number(process.env.BENCH_SECONDS ?? 30);
+const Writers = Number(process.env.BENCH_WRITERS ?? 8);
+const Crashes = Number(process.env.BENCH_CRASHES ?? 3);
+const password = 'resilience bench password';
+
+type Target = { label: string; env: Record<string, string>; cleanup: () => Promise<void> };
+type Server = { child: ChildProcess; url: string; exited: Promise<void> };
+
+/** Starts the built server on a free port; resolves once it logs that it listens. */
+async function startServer(env: Record<string, string>): Promise<Server & { startedAt: number }> {
+  const startedAt = performance.now();
+  const child = spawn(process.execPath, [serverMain], {
+    cwd: root,
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  let out = '';
+  let err = '';
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+      out += chunk;
+      const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+      if (match?.[1]) resolve(match[1]);
+    });
+    child.once('exit', () => reject(new Error(`The server exited.\n${out}\n${err}`)));
+  });
+  return { child, url, exited, startedAt };
+}
+
+async function json<T>(url: string, init: RequestInit = {}): Promise<{ status: number; body: T }> {
+  const response = await fetch(url, {
+    ...init,
+    headers: { 'content-type': 'application/json', ...(init.headers as Record<string, string>) },
+  });
+  const text = await response.text();
+  return { status: response.status, body: (text ? JSON.parse(text) : undefined) as T };
+}
+
+/** A verified account through the API: registers, reads the code from the dev outbox, checks it. */
+async function signUp(base: string): Promise<{ authorization: string }> {
+  const username = `bench${randomBytes(4).toString('hex')}`;
+  const email = `${username}@example.com`;
+  const registered = await json<{ ephemeral_token: string }>(`${base}/api/users/register/`, {
+    method: 'POST',
+    body: JSON.stringify({ username, email, password }),
+  });
+  const outbox = await json<{ to: string; text: string }[]>(`${base}/api/dev/outbox/`);
+  const code = /\b\d{6}\b/.exec(outbox.body.find((mail) => mail.to === email)!.text)![0];
+  const tokens = await json<{ access: string }>(`${base}/api/otp/check/`, {
+    method: 'POST',
+    body: JSON.stringify({ code, ephemeral_token: registered.body.ephemeral_token }),
+  });
+  return { authorization: `Bearer ${tokens.body.access}` };
+}
+
+async function signIn(base: string, username: string): Promise<{ authorization: string }> {
+  const tokens = await json<{ access: string }>(`${base}/api/users/login/`, {
+    method: 'POST',
+    body: JSON.stringify({ username, password }),
+  });
+  return { authorization: `Bearer ${tokens.body.access}` };
+}
+
+/** Polls `/api/health/` until it answers 200; the ms since `since`. */
+async function healthyAfter(base: string, since: number): Promise<number> {
+  for (;;) {
+    try {
+      const response = await fetch(`${base}/api/health/`);
+      if (response.ok) return performance.now() - since;
+    } catch {
+      // not yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/** One crash round: writers until SIGKILL; what they were told was saved must still be there. */
+async function crashRound(target: Target, server: Server, headers: { authorization: string }) {
+  const acknowledged: string[] = [];
+  let stop = false;
+  const writer = async (n: number) => {
+    for (let i = 0; !stop; i++) {
+      const name = `w${n}-${i}-${randomBytes(3).toString('hex')}`;
+      try {
+        const response = await fetch(`${server.url}/api/workspaces/`, {
+          method: 'POST',
+          headers: { ...headers, 'content-type': 'application/json' },
+          body: JSON.stringify({ name }),
+        });
+        if (response.status === 201) acknowledged.push(name);
+      } catch {
+        return; // the server is gone
+      }
+    }
+  };
+  const writers = Array.from({ length: Writers }, (_, n) => writer(n));
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  server.child.kill('SIGKILL');
+  stop = true;
+  await Promise.all([server.exited, ...writers]);
+
+  const restarted = await startServer(target.env);
+  const restartMs = await healthyAfter(restarted.url, restarted.startedAt);
+  return { acknowledged, restarted, restartMs };
+}
+
+type LoadResult = { p50: number; p99: number; rps: number; errors: number; non2xx: number; total: number };
+
+async function load(url: string, headers: Record<string, string> = {}): Promise<LoadResult> {
+  const result = await autocannon({ url, connections: Clients, duration: Seconds, headers });
+  return {
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    rps: result.requests.average,
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+    total: result.requests.total,
+  };
+}
+
+async function targets(): Promise<Target[]> {
+  const dir = await mkdtemp(join(tmpdir(), 'stageline-resilience-'));
+  const list: Target[] = [
+    { label: 'embedded (PGlite)', env: { DATA_DIR: dir }, cleanup: () => rm(dir, { recursive: true, force: true }) },
+  ];
+  const serverUrl = process.env.BENCH_DATABASE_URL;
+  if (serverUrl) {
+    const name = `stageline_resilience_${randomBytes(4).toString('hex')}`;
+    const admin = async (statement: string) => {
+      const client = new pg.Client({ connectionString: serverUrl });
+      await client.connect();
+      await client.query(statement).finally(() => client.end());
+    };
+    await admin(`CREATE DATABASE ${name}`);
+    const url = new URL(serverUrl);
+    url.pathname = `/${name}`;
+    list.push({
+      label: 'PostgreSQL',
+      env: { DATABASE_URL: url.toString() },
+      cleanup: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
+    });
+  } else {
+    print('(set BENCH_DATABASE_URL=postgres://… to measure PostgreSQL too)\n');
+  }
+  return list;
+}
+
+const ms = (value: number) => `${Math.round(value).toLocaleString('en')} ms`;
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+export default async function run(): Promise<void> {
+  if (!existsSync(serverMain)) {
+    print('Building the app first (npm run build)…');
+    execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'ignore' });
+  }
+  const rows: string[] = [];
+  for (const target of await targets()) {
+    let server: Server = await startServer(target.env);
+    try {
+      const first = await signUp(server.url);
+      const username = (
+        await json<{ username: string }>(`${server.url}/api/users/me/`, { headers: first })
+      ).body.username;
+      let headers = first;
+      const restarts: number[] = [];
+      let acknowledged = 0;
+      let missing = 0;
+      for (let round = 0; round < Crashes; round++) {
+        const outcome = await crashRound(target, server, headers);
+        server = outcome.restarted;
+        restarts.push(outcome.restartMs);
+        headers = await signIn(server.url, username);
+        const saved = await json<{ name: string }[]>(`${server.url}/api/workspaces/`, { headers });
+        const names = new Set(saved.body.map((workspace) => workspace.name));
+        acknowledged += outcome.acknowledged.length;
+        missing += outcome.acknowledged.filter((name) => !names.has(name)).length;
+      }
+      // The crowd reads as a new member of one workspace would (the writer above owns hundreds).
+      const reader = await signUp(server.url);
+      await json(`${server.url}/api/workspaces/`, {
+        method: 'POST',
+        headers: reader,
+        body: JSON.stringify({ name: 'Crowded studio' }),
+      });
+      const busy = await load(`${server.url}/api/workspaces/`, reader);
+      const health = await load(`${server.url}/api/health/`);
+      rows.push(
+        `| ${target.label} | ${acknowledged.toLocaleString('en')} | **${missing}** | ${ms(median(restarts))} (max ${ms(Math.max(...restarts))}) ` +
+          `| ${busy.p50} / ${busy.p99} ms | ${Math.round(busy.rps).toLocaleString('en')} | ${busy.errors} / ${busy.non2xx} ` +
+          `| ${health.p50} / ${health.p99} ms | ${Math.round(health.rps).toLocaleString('en')} |`,
+      );
+    } finally {
+      server.child.kill('SIGTERM');
+      await server.exited;
+      await target.cleanup();
+    }
+  }
+  print(
+    `${Writers} writers, SIGKILL after 1 s, restarted at once, ${Crashes} rounds; then ${Clients} clients × ${Seconds} s ` +
+      `(load average ${loadavg().map((v) => v.toFixed(1)).join(' ')}):\n`,
+  );
+  print(
+    '| database | acknowledged writes | missing after kill -9 | restart → healthy (median) | `GET workspaces/` p50 / p99 | req/s | errors / non-2xx | reference `health/` p50 / p99 | req/s |',
+  );
+  print('| --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+  for (const row of rows) print(row);
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await run();

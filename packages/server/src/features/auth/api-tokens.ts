@@ -1,0 +1,97 @@
+import { and, desc, eq, isNull, lt, or, sql } from 'drizzle-orm';
+import {
+  ApiTokenPrefix,
+  ApiTokenScopes,
+  type TApiToken,
+  type TApiTokenCreate,
+  type TApiTokenCreated,
+  type TApiTokenScope,
+} from '@stageline/shared';
+import { schema, type Db } from '../../db';
+import { AppError } from '../../http/errors';
+import { hashSecret, randomToken, type TokenKeys } from './tokens';
+
+const { apiTokens } = schema;
+type TokenRow = typeof apiTokens.$inferSelect;
+
+const asScope = (value: string): TApiTokenScope => ApiTokenScopes.find((scope) => scope === value) ?? 'read';
+
+function presentToken(row: TokenRow): TApiToken {
+  return {
+    id: row.id,
+    name: row.name,
+    scope: asScope(row.scope),
+    created_at: row.createdAt.toISOString(),
+    expires_at: row.expiresAt?.toISOString() ?? null,
+    last_used_at: row.lastUsedAt?.toISOString() ?? null,
+  };
+}
+
+/** Whether a bearer credential is an API token rather than a session's JWT. */
+export const isApiToken = (credential: string) => credential.startsWith(ApiTokenPrefix);
+
+/** POST users/me/tokens/: a new token; its secret is in this answer and nowhere else. */
+export async function createApiToken(
+  db: Db,
+  keys: TokenKeys,
+  { userId, input }: { userId: number; input: TApiTokenCreate },
+): Promise<TApiTokenCreated> {
+  const token = `${ApiTokenPrefix}${randomToken()}`;
+  const [row] = await db
+    .insert(apiTokens)
+    .values({
+      userId,
+      name: input.name,
+      scope: input.scope,
+      tokenHash: hashSecret(keys, token),
+      expiresAt: input.expires_at ? new Date(input.expires_at) : null,
+    })
+    .returning();
+  return { ...presentToken(row!), token };
+}
+
+/** GET users/me/tokens/: newest first, without secrets. */
+export async function listApiTokens(db: Db, userId: number): Promise<TApiToken[]> {
+  const rows = await db
+    .select()
+    .from(apiTokens)
+    .where(eq(apiTokens.userId, userId))
+    .orderBy(desc(apiTokens.createdAt), desc(apiTokens.id));
+  return rows.map(presentToken);
+}
+
+/** DELETE users/me/tokens/{id}/: revokes at once; another user's id is a 404. */
+export async function revokeApiToken(db: Db, { userId, tokenId }: { userId: number; tokenId: number }) {
+  const deleted = await db
+    .delete(apiTokens)
+    .where(and(eq(apiTokens.id, tokenId), eq(apiTokens.userId, userId)))
+    .returning({ id: apiTokens.id });
+  if (deleted.length === 0) throw new AppError('not_found');
+}
+
+/**
+ * The owner and scope of a live token (not revoked, not expired), or undefined. Records the use,
+ * at most once a minute, so `last_used_at` is close without a write on every request.
+ */
+export async function findApiToken(
+  db: Db,
+  keys: TokenKeys,
+  token: string,
+): Promise<{ id: number; userId: number; scope: TApiTokenScope; expiresAt: Date | null } | undefined> {
+  const now = new Date();
+  const [row] = await db
+    .select({ id: apiTokens.id, userId: apiTokens.userId, scope: apiTokens.scope, expiresAt: apiTokens.expiresAt })
+    .from(apiTokens)
+    .where(eq(apiTokens.tokenHash, hashSecret(keys, token)));
+  if (!row || (row.expiresAt && row.expiresAt <= now)) return undefined;
+  await db
+    .update(apiTokens)
+    .set({ lastUsedAt: now })
+    .where(
+      and(
+        eq(apiTokens.id, row.id),
+        or(isNull(apiTokens.lastUsedAt), lt(apiTokens.lastUsedAt, sql`now() - interval '1 minute'`)),
+      ),
+    );
+  return { ...row, scope: asScope(row.scope) };
+}

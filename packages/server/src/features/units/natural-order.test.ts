@@ -1,0 +1,89 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { TMatrixPage, TProject, TPipelineSummary, TUnitList, TWorkspace } from '@stageline/shared';
+import { relaxedLimits } from '../../../test/accounts';
+import { buildTestApp, type TestApp } from '../../../test/helpers';
+import { buildPipeline, buildProject } from '../../../test/pipelines';
+import { buildFlow } from '../../../test/units';
+import { addMember, as, buildTeam, buildWorkspace } from '../../../test/workspaces';
+
+/**
+ * Names sort naturally in the database (docs/decisions.md, entry 52), so pages agree with the order:
+ * on PGlite here, on PostgreSQL with `npm run test:api:pg`.
+ */
+let t: TestApp;
+beforeAll(async () => {
+  t = await buildTestApp({ authLimits: relaxedLimits });
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+/** 1…200 by value, with the case and padding variants ICU's numeric order places among them. */
+const expected = [
+  ...['Shot 1', 'shot 2', 'Shot 02', 'Shot 2'],
+  ...Array.from({ length: 198 }, (_, i) => `Shot ${i + 3}`),
+  'Shot 200a',
+  'Shot B',
+];
+
+describe('natural order of names', () => {
+  test('units: the list and the matrix page by number value, both ways', async () => {
+    const team = await buildTeam(t);
+    const flow = await buildFlow(t, { workspace: team.workspace, stages: [{}] });
+    const batch = await as(t, team.member)('POST', '/api/units/batch/', {
+      project: flow.project.id,
+      pipeline: flow.pipeline.id,
+      template: 'Shot {count}',
+      count: 200,
+      start: 1,
+      step: 1,
+    });
+    expect(batch.statusCode, batch.body.slice(0, 300)).toBe(201);
+    for (const name of ['Shot B', 'Shot 200a', 'shot 2', 'Shot 02']) {
+      const created = await as(t, team.member)('POST', '/api/units/', {
+        project: flow.project.id,
+        pipeline: flow.pipeline.id,
+        name,
+      });
+      expect(created.statusCode).toBe(201);
+    }
+    const get = async <T>(url: string) => (await as(t, team.guest)('GET', url)).json<T>();
+
+    const listed: string[] = [];
+    for (let offset = 0; offset < expected.length; offset += 50) {
+      const page = await get<TUnitList>(`/api/units/?pipeline=${flow.pipeline.id}&limit=50&offset=${offset}`);
+      listed.push(...page.results.map((u) => u.name));
+    }
+    expect(listed).toEqual(expected);
+
+    const matrix = async (sort: string) => {
+      const names: string[] = [];
+      for (let offset = 0; offset < expected.length; offset += 50) {
+        const page = await get<TMatrixPage>(
+          `/api/units/matrix/?pipeline=${flow.pipeline.id}&sort=${sort}&limit=50&offset=${offset}`,
+        );
+        names.push(...page.rows.map((r) => r.unit.name));
+      }
+      return names;
+    };
+    expect(await matrix('name')).toEqual(expected);
+    expect(await matrix('-name')).toEqual([...expected].reverse());
+  });
+
+  test('workspaces, projects and pipelines list by number value too', async () => {
+    const team = await buildTeam(t);
+    for (const name of ['Season 10', 'Season 9']) {
+      const workspace = await buildWorkspace(t, { owner: team.owner, name });
+      await addMember(t, { workspace, user: team.guest, role: 'guest' });
+      const project = await buildProject(t, { workspace: team.workspace, name });
+      for (const pipeline of ['Cut 10', 'Cut 9']) await buildPipeline(t, { project, name: pipeline });
+    }
+    const get = async <T>(url: string) => (await as(t, team.guest)('GET', url)).json<T>();
+    const workspaces = await get<TWorkspace[]>('/api/workspaces/');
+    expect(workspaces.map((w) => w.name).filter((n) => n.startsWith('Season'))).toEqual(['Season 9', 'Season 10']);
+    const projects = await get<TProject[]>(`/api/projects/?workspace=${team.workspace.id}`);
+    expect(projects.map((p) => p.name)).toEqual(['Season 9', 'Season 10']);
+    const pipelines = await get<TPipelineSummary[]>(`/api/pipelines/?project=${projects[0]!.id}`);
+    expect(pipelines.map((p) => p.name)).toEqual(['Cut 9', 'Cut 10']);
+  });
+});

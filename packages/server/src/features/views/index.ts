@@ -1,0 +1,2 @@
+/** Saved views of the matrix and task lists. */
+export { viewsRoutes } from './routes';

@@ -1,0 +1,219 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  ZId,
+  ZIdParams,
+  ZWebhook,
+  ZWebhookCreate,
+  ZWebhookCreated,
+  ZWebhookDelivery,
+  ZWebhookPatch,
+  zWholeNumber,
+} from '@stageline/shared';
+import type { Database } from '../../db';
+import { callerOf } from '../auth';
+import {
+  createWebhook,
+  deleteWebhook,
+  getWebhook,
+  listDeliveries,
+  listWebhooks,
+  ping,
+  redeliver,
+  updateWebhook,
+} from './service';
+
+const bearer = [{ bearer: [] }];
+const tags = ['webhooks'];
+const who = 'Admins and the owner of the workspace; others get 403, non-members 404.';
+
+const deliveryExample = {
+  event: 'task.status_changed',
+  delivery: '1042',
+  created_at: '2026-11-23T10:15:00.000Z',
+  workspace: 7,
+  data: {
+    task: { id: 311, unit: 88, stage: 12, pipeline: 5, status: 'review' },
+    from: 'in_progress',
+    to: 'review',
+    actor: { id: 3, username: 'anna' },
+  },
+};
+
+const about =
+  'After a change commits, every active webhook subscribed to its event gets `POST <url>` with a JSON body ' +
+  '`{event, delivery, created_at, workspace, data}` and the headers `X-Stageline-Event`, `X-Stageline-Delivery` ' +
+  'and `X-Stageline-Signature: sha256=<hex HMAC-SHA256 of the raw body with the secret>`. A try that fails or ' +
+  'answers non-2xx is retried with backoff, 8 tries over about a day; a webhook failing for a day is turned off. ' +
+  'Private, loopback and link-local addresses are refused unless the server sets WEBHOOKS_ALLOW_PRIVATE. ' +
+  `Example body: \`${JSON.stringify(deliveryExample)}\``;
+
+/** Webhooks of a workspace and their delivery log (docs/integrations.md). */
+export const webhooksRoutes: FastifyPluginAsyncZod<{ database: Database; allowPrivate: boolean }> = async (
+  app,
+  { database, allowPrivate },
+) => {
+  const db = database.db;
+  const ctx = { db, allowPrivate };
+  const signedIn = { onRequest: app.authenticate };
+
+  app.post(
+    '/workspaces/:id/webhooks/',
+    {
+      ...signedIn,
+      schema: {
+        tags,
+        summary: 'Add a webhook; its signing secret is in this answer only',
+        description: `${who}\n\n${about}`,
+        security: bearer,
+        params: ZIdParams,
+        body: ZWebhookCreate,
+        response: { 201: ZWebhookCreated },
+      },
+    },
+    async (request, reply) =>
+      reply.status(201).send(
+        await createWebhook(ctx, {
+          userId: callerOf(request).id,
+          workspaceId: request.params.id,
+          input: request.body,
+        }),
+      ),
+  );
+
+  app.get(
+    '/workspaces/:id/webhooks/',
+    {
+      ...signedIn,
+      schema: {
+        tags,
+        summary: 'The webhooks of a workspace (never their secrets)',
+        description: who,
+        security: bearer,
+        params: ZIdParams,
+        response: { 200: z.array(ZWebhook) },
+      },
+    },
+    async (request) => listWebhooks(db, { userId: callerOf(request).id, workspaceId: request.params.id }),
+  );
+
+  app.get(
+    '/webhooks/:id/',
+    {
+      ...signedIn,
+      schema: {
+        tags,
+        summary: 'One webhook',
+        description: who,
+        security: bearer,
+        params: ZIdParams,
+        response: { 200: ZWebhook },
+      },
+    },
+    async (request) => getWebhook(db, { userId: callerOf(request).id, webhookId: request.params.id }),
+  );
+
+  app.patch(
+    '/webhooks/:id/',
+    {
+      ...signedIn,
+      schema: {
+        tags,
+        summary: 'Change the URL, the events, or turn it on or off',
+        description: `${who} Turning a webhook that the server turned off on again clears its failure streak.`,
+        security: bearer,
+        params: ZIdParams,
+        body: ZWebhookPatch,
+        response: { 200: ZWebhook },
+      },
+    },
+    async (request) =>
+      updateWebhook(ctx, { userId: callerOf(request).id, webhookId: request.params.id, patch: request.body }),
+  );
+
+  app.delete(
+    '/webhooks/:id/',
+    {
+      ...signedIn,
+      schema: {
+        tags,
+        summary: 'Delete a webhook and its delivery log',
+        description: who,
+        security: bearer,
+        params: ZIdParams,
+        response: { 204: z.null().describe('Deleted') },
+      },
+    },
+    async (request, reply) => {
+      await deleteWebhook(db, { userId: callerOf(request).id, webhookId: request.params.id });
+      return reply.status(204).send(null);
+    },
+  );
+
+  app.get(
+    '/webhooks/:id/deliveries/',
+    {
+      ...signedIn,
+      schema: {
+        tags,
+        summary:
+          'The delivery log, newest first: status, tries, response code, duration, request and response excerpts',
+        description: `${who} Pages: pass the last id you saw as \`before\`. Deliveries are kept 30 days.`,
+        security: bearer,
+        params: ZIdParams,
+        querystring: z.object({
+          before: ZId.optional(),
+          limit: zWholeNumber({ min: 1, max: 100 }).default(30),
+        }),
+        response: { 200: z.array(ZWebhookDelivery) },
+      },
+    },
+    async (request) =>
+      listDeliveries(db, {
+        userId: callerOf(request).id,
+        webhookId: request.params.id,
+        before: request.query.before,
+        limit: request.query.limit,
+      }),
+  );
+
+  app.post(
+    '/webhooks/:id/deliveries/:delivery/redeliver/',
+    {
+      ...signedIn,
+      schema: {
+        tags,
+        summary: 'Send a delivery again, as a new delivery with the same event and data',
+        description: who,
+        security: bearer,
+        params: z.object({ id: ZId, delivery: zWholeNumber({ min: 1, max: Number.MAX_SAFE_INTEGER }) }),
+        response: { 201: ZWebhookDelivery },
+      },
+    },
+    async (request, reply) =>
+      reply.status(201).send(
+        await redeliver(db, {
+          userId: callerOf(request).id,
+          webhookId: request.params.id,
+          deliveryId: request.params.delivery,
+        }),
+      ),
+  );
+
+  app.post(
+    '/webhooks/:id/ping/',
+    {
+      ...signedIn,
+      schema: {
+        tags,
+        summary: 'Send a `ping` delivery now, to check the receiver',
+        description: who,
+        security: bearer,
+        params: ZIdParams,
+        response: { 201: ZWebhookDelivery },
+      },
+    },
+    async (request, reply) =>
+      reply.status(201).send(await ping(db, { userId: callerOf(request).id, webhookId: request.params.id })),
+  );
+};

@@ -1,0 +1,202 @@
+import { randomBytes } from 'node:crypto';
+import { and, desc, eq, lt, sql } from 'drizzle-orm';
+import {
+  WebhookDeliveryStatuses,
+  WebhookEvents,
+  type TWebhook,
+  type TWebhookCreate,
+  type TWebhookCreated,
+  type TWebhookDelivery,
+  type TWebhookEvent,
+  type TWebhookPatch,
+} from '@stageline/shared';
+import { schema, type Db } from '../../db';
+import { AppError, FieldError } from '../../http/errors';
+import { authorizeIn } from '../workspaces';
+import { deliveryBody } from './dispatcher';
+import { WebhooksChannel } from '../events';
+import { targetProblem } from './target';
+
+const { webhooks, webhookDeliveries } = schema;
+type WebhookRow = typeof webhooks.$inferSelect;
+type DeliveryRow = typeof webhookDeliveries.$inferSelect;
+
+/** Deliveries are kept this long in the log, then pruned. */
+export const DeliveryRetentionDays = 30;
+
+const asEvent = (value: string): TWebhookEvent | undefined => WebhookEvents.find((event) => event === value);
+
+function presentWebhook(row: WebhookRow): TWebhook {
+  return {
+    id: row.id,
+    workspace: row.workspaceId,
+    url: row.url,
+    events: row.events.map(asEvent).filter((event): event is TWebhookEvent => event !== undefined),
+    active: row.active,
+    created_at: row.createdAt.toISOString(),
+    failing_since: row.failingSince?.toISOString() ?? null,
+    disabled_reason: row.disabledReason,
+  };
+}
+
+function presentDelivery(row: DeliveryRow, workspaceId: number): TWebhookDelivery {
+  const status = WebhookDeliveryStatuses.find((s) => s === row.status) ?? 'pending';
+  return {
+    id: row.id,
+    event: row.event,
+    status,
+    attempts: row.attempts,
+    response_status: row.responseStatus,
+    duration_ms: row.durationMs,
+    error: row.error,
+    request_excerpt: deliveryBody({ ...row, created_at: row.createdAt, workspace_id: workspaceId }).slice(0, 2048),
+    response_excerpt: row.responseExcerpt,
+    created_at: row.createdAt.toISOString(),
+    last_attempt_at: row.lastAttemptAt?.toISOString() ?? null,
+    next_attempt_at: row.status === 'pending' ? (row.nextAttemptAt?.toISOString() ?? null) : null,
+    redelivery_of: row.redeliveryOf,
+  };
+}
+
+/** A URL webhooks may call, or a field error (docs/integrations.md, "SSRF"). */
+async function checkUrl(url: string, allowPrivate: boolean): Promise<void> {
+  const problem = await targetProblem(url, allowPrivate);
+  if (problem) throw new FieldError({ url: [problem] });
+}
+
+/** A webhook and, checked on it, the caller's right over its workspace; 404 when not visible. */
+async function webhookFor(db: Db, { userId, webhookId }: { userId: number; webhookId: number }) {
+  const [row] = await db.select().from(webhooks).where(eq(webhooks.id, webhookId));
+  if (!row) throw new AppError('not_found');
+  await authorizeIn(db, { userId, workspaceId: row.workspaceId, resource: 'webhook', action: 'manage' });
+  return row;
+}
+
+type Ctx = { db: Db; allowPrivate: boolean };
+
+/** POST workspaces/{id}/webhooks/ (Admin+): the secret is in this answer only. */
+export async function createWebhook(
+  { db, allowPrivate }: Ctx,
+  { userId, workspaceId, input }: { userId: number; workspaceId: number; input: TWebhookCreate },
+): Promise<TWebhookCreated> {
+  await authorizeIn(db, { userId, workspaceId, resource: 'webhook', action: 'manage' });
+  await checkUrl(input.url, allowPrivate);
+  const secret = `whsec_${randomBytes(24).toString('base64url')}`;
+  const [row] = await db
+    .insert(webhooks)
+    .values({
+      workspaceId,
+      url: input.url,
+      events: [...new Set(input.events)],
+      active: input.active ?? true,
+      secret,
+      createdBy: userId,
+    })
+    .returning();
+  return { ...presentWebhook(row!), secret };
+}
+
+/** GET workspaces/{id}/webhooks/ (Admin+). */
+export async function listWebhooks(db: Db, { userId, workspaceId }: { userId: number; workspaceId: number }) {
+  await authorizeIn(db, { userId, workspaceId, resource: 'webhook', action: 'view' });
+  const rows = await db.select().from(webhooks).where(eq(webhooks.workspaceId, workspaceId)).orderBy(webhooks.id);
+  return rows.map(presentWebhook);
+}
+
+export async function getWebhook(db: Db, options: { userId: number; webhookId: number }): Promise<TWebhook> {
+  return presentWebhook(await webhookFor(db, options));
+}
+
+/** PATCH webhooks/{id}/: turning it on again clears the failure streak and the reason it went off. */
+export async function updateWebhook(
+  { db, allowPrivate }: Ctx,
+  { userId, webhookId, patch }: { userId: number; webhookId: number; patch: TWebhookPatch },
+): Promise<TWebhook> {
+  const current = await webhookFor(db, { userId, webhookId });
+  if (patch.url !== undefined) await checkUrl(patch.url, allowPrivate);
+  const reactivated = patch.active === true && !current.active;
+  const [row] = await db
+    .update(webhooks)
+    .set({
+      ...(patch.url !== undefined ? { url: patch.url } : {}),
+      ...(patch.events !== undefined ? { events: [...new Set(patch.events)] } : {}),
+      ...(patch.active !== undefined ? { active: patch.active } : {}),
+      ...(reactivated ? { failingSince: null, disabledReason: null } : {}),
+    })
+    .where(eq(webhooks.id, webhookId))
+    .returning();
+  return presentWebhook(row!);
+}
+
+export async function deleteWebhook(db: Db, options: { userId: number; webhookId: number }): Promise<void> {
+  await webhookFor(db, options);
+  await db.delete(webhooks).where(eq(webhooks.id, options.webhookId));
+}
+
+/** GET webhooks/{id}/deliveries/: newest first, a page at a time (`before`: the last id seen). */
+export async function listDeliveries(
+  db: Db,
+  { userId, webhookId, before, limit }: { userId: number; webhookId: number; before?: number; limit: number },
+): Promise<TWebhookDelivery[]> {
+  const hook = await webhookFor(db, { userId, webhookId });
+  const rows = await db
+    .select()
+    .from(webhookDeliveries)
+    .where(
+      and(
+        eq(webhookDeliveries.webhookId, webhookId),
+        before === undefined ? undefined : lt(webhookDeliveries.id, before),
+      ),
+    )
+    .orderBy(desc(webhookDeliveries.id))
+    .limit(limit);
+  return rows.map((row) => presentDelivery(row, hook.workspaceId));
+}
+
+/** Queues one delivery outside a change (ping, redelivery) and wakes the dispatchers. */
+async function queueOne(
+  db: Db,
+  hook: WebhookRow,
+  values: { event: string; data: unknown; redeliveryOf?: number },
+): Promise<TWebhookDelivery> {
+  const row = await db.transaction(async (tx) => {
+    const [inserted] = await tx
+      .insert(webhookDeliveries)
+      .values({ webhookId: hook.id, event: values.event, data: values.data, redeliveryOf: values.redeliveryOf ?? null })
+      .returning();
+    await tx.execute(sql`select pg_notify(${WebhooksChannel}, '')`);
+    return inserted!;
+  });
+  return presentDelivery(row, hook.workspaceId);
+}
+
+/** POST webhooks/{id}/deliveries/{delivery}/redeliver/: the same event and data, as a new delivery. */
+export async function redeliver(
+  db: Db,
+  { userId, webhookId, deliveryId }: { userId: number; webhookId: number; deliveryId: number },
+): Promise<TWebhookDelivery> {
+  const hook = await webhookFor(db, { userId, webhookId });
+  const [original] = await db
+    .select()
+    .from(webhookDeliveries)
+    .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.webhookId, webhookId)));
+  if (!original) throw new AppError('not_found');
+  if (!hook.active) throw new AppError('bad_request', 'Turn the webhook on to send to it.');
+  return queueOne(db, hook, { event: original.event, data: original.data, redeliveryOf: original.id });
+}
+
+/** POST webhooks/{id}/ping/: a `ping` delivery, to check the receiver and its signature check. */
+export async function ping(db: Db, { userId, webhookId }: { userId: number; webhookId: number }) {
+  const hook = await webhookFor(db, { userId, webhookId });
+  if (!hook.active) throw new AppError('bad_request', 'Turn the webhook on to send to it.');
+  return queueOne(db, hook, { event: 'ping', data: { webhook: hook.id, events: hook.events } });
+}
+
+/** Deletes deliveries older than their retention; answers how many. */
+export async function pruneDeliveries(db: Db): Promise<number> {
+  const deleted = await db
+    .delete(webhookDeliveries)
+    .where(lt(webhookDeliveries.createdAt, sql`now() - make_interval(days => ${DeliveryRetentionDays})`))
+    .returning({ id: webhookDeliveries.id });
+  return deleted.length;
+}

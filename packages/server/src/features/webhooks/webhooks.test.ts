@@ -1,0 +1,297 @@
+import { createHmac } from 'node:crypto';
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { TWebhook, TWebhookCreated, TWebhookDelivery } from '@stageline/shared';
+import { schema } from '../../db';
+import { relaxedLimits } from '../../../test/accounts';
+import { buildTestApp, type TestApp } from '../../../test/helpers';
+import { startReceiver, type Receiver } from '../../../test/receiver';
+import { killServers, sharedPostgresDatabase, startServer } from '../../../test/server-process';
+import { act, buildFlow, buildUnit, ok, taskAt } from '../../../test/units';
+import { as, buildTeam, type Team } from '../../../test/workspaces';
+import { emitWebhookEvents } from '../events';
+
+/** Webhooks: made by admins, delivered signed after commit, retried, logged, redelivered, turned off. */
+
+let t: TestApp;
+let team: Team;
+
+beforeAll(async () => {
+  // Tries one after another within a test's patience (production waits a minute, then longer).
+  t = await buildTestApp({ authLimits: relaxedLimits, webhookBackoffSeconds: [0.2, 0.2, 0.2, 0.2, 0.2, 0.2, 0.2] });
+  team = await buildTeam(t);
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+async function addWebhook(receiver: Receiver, events: string[], workspace = team.workspace.id) {
+  const response = await as(t, team.admin)('POST', `/api/workspaces/${workspace}/webhooks/`, {
+    url: receiver.url,
+    events,
+  });
+  expect(response.statusCode, response.body).toBe(201);
+  return response.json<TWebhookCreated>();
+}
+
+const deliveriesOf = async (hook: { id: number }) =>
+  (await as(t, team.admin)('GET', `/api/webhooks/${hook.id}/deliveries/`)).json<TWebhookDelivery[]>();
+
+describe('managing webhooks', () => {
+  test('admins and the owner manage them; members get 403, outsiders 404; the secret is shown once', async () => {
+    const receiver = await startReceiver();
+    try {
+      const created = await addWebhook(receiver, ['unit.created']);
+      expect(created.secret).toMatch(/^whsec_/);
+      expect(created).toMatchObject({ url: receiver.url, events: ['unit.created'], active: true });
+
+      const listed = await as(t, team.owner)('GET', `/api/workspaces/${team.workspace.id}/webhooks/`);
+      expect(listed.statusCode).toBe(200);
+      expect(listed.body).not.toContain(created.secret);
+      expect(listed.json<TWebhook[]>().map((hook) => hook.id)).toContain(created.id);
+
+      const body = { url: receiver.url, events: ['unit.created'] };
+      expect(
+        (await as(t, team.member)('POST', `/api/workspaces/${team.workspace.id}/webhooks/`, body)).statusCode,
+      ).toBe(403);
+      expect((await as(t, team.member)('GET', `/api/webhooks/${created.id}/`)).statusCode).toBe(403);
+      expect((await as(t, team.outsider)('GET', `/api/webhooks/${created.id}/`)).statusCode).toBe(404);
+      expect((await as(t, team.outsider)('DELETE', `/api/webhooks/${created.id}/`)).statusCode).toBe(404);
+
+      const patched = await as(t, team.admin)('PATCH', `/api/webhooks/${created.id}/`, { active: false });
+      expect(patched.json<TWebhook>().active).toBe(false);
+      expect((await as(t, team.admin)('DELETE', `/api/webhooks/${created.id}/`)).statusCode).toBe(204);
+      expect((await as(t, team.admin)('GET', `/api/webhooks/${created.id}/`)).statusCode).toBe(404);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  test('loopback, private, link-local and metadata addresses are refused without WEBHOOKS_ALLOW_PRIVATE', async () => {
+    const strict = await buildTestApp({ database: t.database, config: { webhooksAllowPrivate: false } });
+    try {
+      for (const url of [
+        'http://127.0.0.1:8080/hook',
+        'http://localhost/hook',
+        'http://10.1.2.3/hook',
+        'http://192.168.0.10/hook',
+        'http://172.16.5.4/hook',
+        'http://169.254.169.254/latest/meta-data/',
+        'http://[::1]/hook',
+        'http://[::ffff:127.0.0.1]/hook',
+        'http://[fd00:ec2::254]/hook',
+        'http://0.0.0.0/hook',
+      ]) {
+        const response = await strict.app.inject({
+          method: 'POST',
+          url: `/api/workspaces/${team.workspace.id}/webhooks/`,
+          headers: team.admin.headers,
+          payload: { url, events: ['unit.created'] },
+        });
+        expect(response.statusCode, url).toBe(400);
+        expect(response.json(), url).toEqual({
+          url: ['This address is private or local: webhooks may only call public addresses.'],
+        });
+      }
+      const ftp = await strict.app.inject({
+        method: 'POST',
+        url: `/api/workspaces/${team.workspace.id}/webhooks/`,
+        headers: team.admin.headers,
+        payload: { url: 'ftp://example.com/hook', events: ['unit.created'] },
+      });
+      expect(ftp.json()).toEqual({ url: ['Enter an http:// or https:// address.'] });
+    } finally {
+      await strict.close();
+    }
+  });
+});
+
+describe('deliveries', () => {
+  test('after commit, signed with the secret, with the event, delivery id, workspace and data', async () => {
+    const receiver = await startReceiver();
+    try {
+      const hook = await addWebhook(receiver, ['unit.created', 'task.created']);
+      const flow = await buildFlow(t, { workspace: team.workspace, stages: [{}, {}] });
+      const unit = await buildUnit(t, team.owner, flow, 'Shot 010, "final"');
+      const arrived = await receiver.waitFor(3);
+      const unitEvent = arrived.find((r) => r.json.event === 'unit.created')!;
+      expect(unitEvent.json).toMatchObject({
+        event: 'unit.created',
+        workspace: team.workspace.id,
+        data: { unit: { id: unit.id, name: 'Shot 010, "final"', pipeline: flow.pipeline.id } },
+      });
+      expect(unitEvent.headers['x-stageline-event']).toBe('unit.created');
+      expect(unitEvent.headers['x-stageline-delivery']).toBe(unitEvent.json.delivery);
+      const expected = `sha256=${createHmac('sha256', hook.secret).update(unitEvent.body).digest('hex')}`;
+      expect(unitEvent.headers['x-stageline-signature']).toBe(expected);
+      const tasks = arrived
+        .filter((r) => r.json.event === 'task.created')
+        .map((r) => (r.json.data as { task: { id: number } }).task.id);
+      expect(tasks.sort()).toEqual(unit.tasks.map((task) => task.id).sort());
+
+      const log = await deliveriesOf(hook);
+      expect(log).toHaveLength(3);
+      expect(log.every((d) => d.status === 'succeeded' && d.attempts === 1 && d.response_status === 200)).toBe(true);
+      expect(log[0]!.response_excerpt).toBe('thanks');
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  test('task events: status changes, reviews with who and the outcome, edits', async () => {
+    const receiver = await startReceiver();
+    try {
+      await addWebhook(receiver, ['task.status_changed', 'task.review', 'task.updated']);
+      const flow = await buildFlow(t, { workspace: team.workspace, stages: [{ reviewers: [team.member] }] });
+      const unit = await buildUnit(t, team.owner, flow);
+      const task = taskAt(unit, flow, 0);
+      ok(await act(t, team.owner, task, 'start'));
+      ok(await act(t, team.owner, task, 'submit'));
+      ok(await act(t, team.member, task, 'accept'));
+      ok(await as(t, team.owner)('PATCH', `/api/tasks/${task}/`, { assignees: [team.owner.id] }));
+      const events = await receiver.waitFor(5);
+      expect(events.map((r) => r.json.event)).toEqual([
+        'task.status_changed',
+        'task.status_changed',
+        'task.review',
+        'task.status_changed',
+        'task.updated',
+      ]);
+      expect(events[2]!.json.data).toMatchObject({ verdict: 'accept', reviewer: team.member.id, outcome: 'done' });
+      expect(events[3]!.json.data).toMatchObject({ from: 'review', to: 'done', actor: team.member.id });
+      expect(events[4]!.json.data).toMatchObject({ assignees: [team.owner.id] });
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  test('a rolled-back change sends nothing', async () => {
+    const receiver = await startReceiver();
+    try {
+      const hook = await addWebhook(receiver, ['unit.created']);
+      await t.database.db
+        .transaction(async (tx) => {
+          await emitWebhookEvents(tx, team.workspace.id, [{ event: 'unit.created', data: { unit: { id: 1 } } }]);
+          throw new Error('roll back');
+        })
+        .catch(() => undefined);
+      await t.app.webhookDispatcher.wake();
+      expect(await deliveriesOf(hook)).toEqual([]);
+      expect(receiver.received).toEqual([]);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  test('a 500 is retried until it succeeds; the log shows the tries; redeliver and ping send anew', async () => {
+    const receiver = await startReceiver((_received, index) => (index < 2 ? 500 : 200));
+    try {
+      const hook = await addWebhook(receiver, ['comment.created']);
+      const flow = await buildFlow(t, { workspace: team.workspace, stages: [{}] });
+      const unit = await buildUnit(t, team.owner, flow);
+      const comment = await as(t, team.member)('POST', '/api/comments/', { unit: unit.id, text: 'Looks good' });
+      expect(comment.statusCode).toBe(201);
+      const tries = await receiver.waitFor(3);
+      expect(new Set(tries.map((r) => r.json.delivery)).size).toBe(1);
+      expect(tries[0]!.json.data).toMatchObject({ comment: { text: 'Looks good', unit: unit.id } });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const [delivery] = await deliveriesOf(hook);
+      expect(delivery).toMatchObject({ status: 'succeeded', attempts: 3, response_status: 200 });
+
+      const again = await as(t, team.admin)('POST', `/api/webhooks/${hook.id}/deliveries/${delivery!.id}/redeliver/`);
+      expect(again.statusCode).toBe(201);
+      expect(again.json<TWebhookDelivery>().redelivery_of).toBe(delivery!.id);
+      const redelivered = (await receiver.waitFor(4))[3]!;
+      expect(redelivered.json.event).toBe('comment.created');
+      expect(redelivered.json.delivery).not.toBe(tries[0]!.json.delivery);
+      expect(redelivered.json.data).toEqual(tries[0]!.json.data);
+
+      expect((await as(t, team.admin)('POST', `/api/webhooks/${hook.id}/ping/`)).statusCode).toBe(201);
+      expect((await receiver.waitFor(5))[4]!.json.event).toBe('ping');
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  test('after a day of failures the webhook is turned off and the admins are told', async () => {
+    const receiver = await startReceiver(() => 503);
+    try {
+      const hook = await addWebhook(receiver, ['unit.created']);
+      await t.database.db
+        .update(schema.webhooks)
+        .set({ failingSince: sql`now() - interval '25 hours'` })
+        .where(eq(schema.webhooks.id, hook.id));
+      const flow = await buildFlow(t, { workspace: team.workspace, stages: [{}] });
+      await buildUnit(t, team.owner, flow);
+      await receiver.waitFor(1);
+      for (let i = 0; i < 50; i++) {
+        const current = (await as(t, team.admin)('GET', `/api/webhooks/${hook.id}/`)).json<TWebhook>();
+        if (!current.active) break;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      const off = (await as(t, team.admin)('GET', `/api/webhooks/${hook.id}/`)).json<TWebhook>();
+      expect(off).toMatchObject({ active: false, disabled_reason: 'Turned off after a day of failed deliveries.' });
+      const notifications = await t.database.db
+        .select({ userId: schema.notifications.userId })
+        .from(schema.notifications)
+        .where(eq(schema.notifications.kind, 'webhook_disabled'));
+      expect(notifications.map((n) => n.userId).sort()).toEqual([team.owner.id, team.admin.id].sort());
+
+      // Turning it on again starts afresh.
+      const on = await as(t, team.admin)('PATCH', `/api/webhooks/${hook.id}/`, { active: true });
+      expect(on.json<TWebhook>()).toMatchObject({ active: true, failing_since: null, disabled_reason: null });
+    } finally {
+      await receiver.close();
+    }
+  });
+});
+
+const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
+
+describe.skipIf(!onPostgres)('two server processes on one PostgreSQL', () => {
+  let shared: Awaited<ReturnType<typeof sharedPostgresDatabase>> | undefined;
+  afterAll(async () => {
+    await killServers();
+    await shared?.drop();
+  });
+
+  test('each delivery reaches the receiver exactly once', { timeout: 120_000 }, async () => {
+    shared = await sharedPostgresDatabase();
+    const receiver = await startReceiver();
+    try {
+      const db = shared.database.db;
+      const [owner] = await db
+        .insert(schema.users)
+        .values({ username: `hooks${Date.now()}`, email: `hooks${Date.now()}@example.com`, emailVerified: true })
+        .returning();
+      const [workspace] = await db.insert(schema.workspaces).values({ name: 'Two', ownerId: owner!.id }).returning();
+      await db.insert(schema.webhooks).values({
+        workspaceId: workspace!.id,
+        url: receiver.url,
+        events: ['unit.created'],
+        secret: 'whsec_test',
+      });
+      const env = { DATABASE_URL: shared.url, WEBHOOKS_ALLOW_PRIVATE: 'true' };
+      await Promise.all([startServer(env), startServer(env)]);
+      // Changes committed while both dispatchers listen: 30 events in three transactions.
+      for (let round = 0; round < 3; round++) {
+        await db.transaction(async (tx) =>
+          emitWebhookEvents(
+            tx,
+            workspace!.id,
+            Array.from({ length: 10 }, (_, i) => ({ event: 'unit.created' as const, data: { n: round * 10 + i } })),
+          ),
+        );
+      }
+      await receiver.waitFor(30, () => true, 30_000);
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      const ids = receiver.received.map((r) => r.json.delivery);
+      expect(ids).toHaveLength(30);
+      expect(new Set(ids).size).toBe(30);
+      const rows = await db.select({ status: schema.webhookDeliveries.status }).from(schema.webhookDeliveries);
+      expect(rows.every((row) => row.status === 'succeeded')).toBe(true);
+    } finally {
+      await receiver.close();
+    }
+  });
+});

@@ -1,0 +1,55 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { buildTestApp, type TestApp } from '../../test/helpers';
+
+/**
+ * API requests are worked on first come, first served, at most `MAX_CONCURRENT_REQUESTS` at once;
+ * past `MAX_QUEUED_REQUESTS` waiting, a clear 503 with Retry-After (docs/security.md, "Load").
+ */
+
+let t: TestApp;
+const started: number[] = [];
+let open: () => void = () => undefined;
+let gate = new Promise<void>((resolve) => (open = resolve));
+
+beforeAll(async () => {
+  t = await buildTestApp({ config: { maxConcurrentRequests: 1, maxQueuedRequests: 3 } });
+  t.app.get<{ Params: { n: string } }>('/api/test/slow/:n/', async (request) => {
+    started.push(Number(request.params.n));
+    await gate;
+    return { n: Number(request.params.n) };
+  });
+});
+afterAll(async () => {
+  open();
+  await t?.close();
+});
+
+describe('admission', () => {
+  test('one at a time in arrival order; a full queue answers 503 server_busy with Retry-After', async () => {
+    const slow = (n: number) => t.app.inject({ method: 'GET', url: `/api/test/slow/${n}/` });
+    const running = [slow(1), slow(2), slow(3), slow(4)];
+    // Let the four reach the gate: one runs, three wait.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(started).toEqual([1]);
+
+    const refused = await slow(5);
+    expect(refused.statusCode).toBe(503);
+    expect(refused.json()).toEqual({
+      detail: `The server is busy. Try again in ${refused.headers['retry-after']} seconds.`,
+      code: 'server_busy',
+    });
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+
+    // Health probes never wait behind the queue.
+    expect((await t.app.inject({ method: 'GET', url: '/api/health/' })).statusCode).toBe(200);
+
+    open();
+    const answers = await Promise.all(running);
+    expect(answers.map((answer) => answer.statusCode)).toEqual([200, 200, 200, 200]);
+    expect(started).toEqual([1, 2, 3, 4]);
+
+    // Places were all given back: new requests run at once.
+    gate = Promise.resolve();
+    expect((await slow(6)).statusCode).toBe(200);
+  });
+});

@@ -1,0 +1,54 @@
+import type { FastifyInstance } from 'fastify';
+import { AppError, FieldError } from './errors';
+
+/**
+ * Input no route schema needs to think about (docs/security.md):
+ * - a body in a charset other than UTF-8 is refused (415): Fastify would read it as UTF-8 anyway and
+ *   store garbage;
+ * - a NUL character anywhere in the path, the query or a JSON body is a field error (400): PostgreSQL
+ *   text cannot hold it, so it would otherwise fail deep inside a statement as a 500.
+ */
+export function registerInputGuard(app: FastifyInstance): void {
+  app.addHook('onRequest', async (request) => {
+    const type = request.headers['content-type'];
+    if (!type) return;
+    const charset = /;\s*charset\s*=\s*"?([^";\s]*)"?/i.exec(type)?.[1]?.toLowerCase();
+    if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
+      throw new AppError('unsupported_media_type', 'Send the request body in UTF-8.');
+    }
+  });
+
+  app.addHook('preValidation', async (request) => {
+    const fields: Record<string, string[]> = {};
+    for (const part of [request.params, request.query, request.body]) {
+      for (const field of fieldsWithNul(part)) fields[field] = ['Null characters are not allowed.'];
+    }
+    if (Object.keys(fields).length > 0) throw new FieldError(fields);
+  });
+}
+
+/**
+ * The dotted paths (`users.2`, `nodes.0.name`) of the strings inside `value` that hold a NUL, in
+ * keys or values. Walked with an explicit stack: a body of a million nested arrays must not
+ * overflow the call stack.
+ */
+export function fieldsWithNul(value: unknown): string[] {
+  const found: string[] = [];
+  const stack: { value: unknown; path: string }[] = [{ value, path: '' }];
+  while (stack.length > 0 && found.length < 20) {
+    const { value: current, path } = stack.pop()!;
+    if (typeof current === 'string') {
+      if (current.includes('\u0000')) found.push(path || 'detail');
+    } else if (Array.isArray(current)) {
+      current.forEach((item, index) => stack.push({ value: item, path: path ? `${path}.${index}` : String(index) }));
+    } else if (current !== null && typeof current === 'object' && !Buffer.isBuffer(current)) {
+      for (const [key, item] of Object.entries(current)) {
+        const name = key.replaceAll('\u0000', '');
+        const itemPath = path ? `${path}.${name}` : name;
+        if (key.includes('\u0000')) found.push(itemPath || 'detail');
+        else stack.push({ value: item, path: itemPath });
+      }
+    }
+  }
+  return found;
+}

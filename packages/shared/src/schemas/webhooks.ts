@@ -1,0 +1,79 @@
+import { z } from 'zod';
+
+/**
+ * Webhooks of a workspace (docs/integrations.md): after a change commits, each active webhook
+ * subscribed to its event gets a signed `POST`, retried with backoff until it answers 2xx.
+ */
+
+export const WebhookEvents = [
+  'task.created',
+  'task.status_changed',
+  'task.review',
+  'task.updated',
+  'unit.created',
+  'unit.deleted',
+  'comment.created',
+  'pipeline.updated',
+  'member.joined',
+  'member.removed',
+] as const;
+export const ZWebhookEvent = z.enum(WebhookEvents);
+export type TWebhookEvent = z.infer<typeof ZWebhookEvent>;
+
+/** Tries of one delivery before it is given up (about a day of backoff). */
+export const WebhookMaxAttempts = 8;
+
+const ZWebhookUrl = z
+  .string()
+  .trim()
+  .max(2000)
+  .url({ protocol: /^https?$/, error: 'Enter an http:// or https:// address.' });
+
+export const ZWebhookCreate = z.object({
+  url: ZWebhookUrl,
+  events: z.array(ZWebhookEvent).min(1).max(WebhookEvents.length),
+  active: z.boolean().optional(),
+});
+export type TWebhookCreate = z.infer<typeof ZWebhookCreate>;
+
+export const ZWebhookPatch = ZWebhookCreate.partial();
+export type TWebhookPatch = z.infer<typeof ZWebhookPatch>;
+
+export const ZWebhook = z.object({
+  id: z.number().int(),
+  workspace: z.number().int(),
+  url: z.string(),
+  events: z.array(ZWebhookEvent),
+  active: z.boolean(),
+  created_at: z.string(),
+  /** Since when every delivery failed (null while the last one succeeded). */
+  failing_since: z.string().nullable(),
+  /** Why it was turned off by the server (a day of failures), or null. */
+  disabled_reason: z.string().nullable(),
+});
+export type TWebhook = z.infer<typeof ZWebhook>;
+
+/** The answer of POST workspaces/{id}/webhooks/: with the signing secret, shown this once. */
+export const ZWebhookCreated = ZWebhook.extend({
+  secret: z.string().describe('Signs every delivery (X-Stageline-Signature: sha256=HMAC of the body). Shown once.'),
+});
+export type TWebhookCreated = z.infer<typeof ZWebhookCreated>;
+
+export const WebhookDeliveryStatuses = ['pending', 'succeeded', 'failed'] as const;
+
+export const ZWebhookDelivery = z.object({
+  id: z.number().int(),
+  event: z.string(),
+  status: z.enum(WebhookDeliveryStatuses),
+  attempts: z.number().int(),
+  response_status: z.number().int().nullable(),
+  duration_ms: z.number().int().nullable(),
+  error: z.string().nullable(),
+  request_excerpt: z.string(),
+  response_excerpt: z.string().nullable(),
+  created_at: z.string(),
+  last_attempt_at: z.string().nullable(),
+  next_attempt_at: z.string().nullable(),
+  redelivery_of: z.number().int().nullable(),
+});
+export type TWebhookDelivery = z.infer<typeof ZWebhookDelivery>;
