@@ -38,6 +38,7 @@ import { viewsRoutes } from './features/views';
 import { WebhookDispatcher, webhooksRoutes } from './features/webhooks';
 import { workspacesRoutes } from './features/workspaces';
 import { registerAdmission } from './http/admission';
+import { registerSpareConnectionClose } from './http/spare-connections';
 import { answerFrameworkError, installErrorHandling } from './http/errors';
 import { registerHostRedirect } from './http/host-redirect';
 import { i18nPlugin } from './http/i18n';
@@ -91,6 +92,7 @@ export async function buildApp({
   }).withTypeProvider<ZodTypeProvider>();
 
   if (onRoute) app.addHook('onRoute', onRoute);
+  registerSpareConnectionClose(app);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandling(app);
@@ -98,10 +100,11 @@ export async function buildApp({
   await app.register(i18nPlugin);
   registerHostRedirect(app, config.publicUrl);
   registerMaintenanceGate(app, config.maintenance);
-  registerAdmission(app, {
+  const admission = registerAdmission(app, {
     concurrency: config.maxConcurrentRequests ?? (database.kind === 'pglite' ? 4 : 2 * database.poolSize),
     maxQueue: config.maxQueuedRequests,
   });
+  app.decorate('admission', admission);
   registerInputGuard(app);
   await registerSecurityHeaders(app, config);
   await app.register(compress, { global: true, threshold: 1024 });
@@ -207,5 +210,7 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** This process's webhook sender (the scheduler's minute job and tests wake it). */
     webhookDispatcher: WebhookDispatcher;
+    /** Requests running and waiting for a place now (docs/security.md, "Load"). */
+    admission: ReturnType<typeof registerAdmission>;
   }
 }

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { buildTestApp, type TestApp } from '../../test/helpers';
 
 /**
@@ -28,9 +28,9 @@ describe('admission', () => {
   test('one at a time in arrival order; a full queue answers 503 server_busy with Retry-After', async () => {
     const slow = (n: number) => t.app.inject({ method: 'GET', url: `/api/test/slow/${n}/` });
     const running = [slow(1), slow(2), slow(3), slow(4)];
-    // Let the four reach the gate: one runs, three wait.
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(started).toEqual([1]);
+    // Let the four arrive: one runs (at the gate), three wait.
+    await vi.waitFor(() => expect(t.app.admission.stats()).toEqual({ running: 1, waiting: 3 }), { timeout: 5_000 });
+    await vi.waitFor(() => expect(started).toEqual([1]), { timeout: 5_000 });
 
     const refused = await slow(5);
     expect(refused.statusCode).toBe(503);

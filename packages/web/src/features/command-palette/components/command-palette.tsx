@@ -3,6 +3,7 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { createSpotlight, Spotlight } from '@mantine/spotlight';
 import {
   IconBell,
+  IconBookmark,
   IconBox,
   IconCheckbox,
   IconFolder,
@@ -23,6 +24,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { Languages, paths, resolveLanguage, TaskStatusLabels, type TTaskStatus } from '@stageline/shared';
 import { currentCommands, useCommandsStore } from '../../../shared/lib/commands';
+import { viewSearch, viewsQueryOptions } from '../../views';
 import { searchQueryOptions } from '../api';
 import { readRecent, rememberRecent, type TRecent } from '../recent';
 import { useRouteContext } from '../route-context';
@@ -74,6 +76,10 @@ export function CommandPalette() {
   const [debounced] = useDebouncedValue(query.trim(), 200);
   const search = useQuery(searchQueryOptions(debounced));
   const screenCommands = useCommandsStore((state) => state.byOwner);
+  const views = useQuery({
+    ...viewsQueryOptions(context.projectId ?? 0, 'matrix'),
+    enabled: context.projectId !== undefined,
+  });
 
   const go = (path: string, recent?: Omit<TRecent, 'key'>) => {
     if (recent) rememberRecent({ key: recent.path, ...recent });
@@ -161,6 +167,18 @@ export function CommandPalette() {
           })),
     },
     { label: t('Actions'), entries: actions },
+    {
+      label: t('Views'),
+      entries: (context.projectId !== undefined ? (views.data ?? []) : [])
+        .filter((view) => !query.trim() || matches(view.name, query))
+        .map((view) => ({
+          key: `view:${view.id}`,
+          label: view.name,
+          hint: view.shared ? t('Shared') : t('Mine'),
+          icon: <IconBookmark size={18} />,
+          run: () => go(`${paths.app.units(context.projectId!)}?${viewSearch(view)}`),
+        })),
+    },
     {
       label: t('Tasks'),
       entries: (found?.tasks ?? []).map((task) =>

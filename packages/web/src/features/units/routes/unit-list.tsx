@@ -10,6 +10,7 @@ import { PageCard } from '../../../shared/ui/page-card';
 import { usePipelines } from '../../pipelines/read-only';
 import { useOpenProject, useProjectRecord, useWorkspaceRole } from '../../projects';
 import { useMembers } from '../../tasks';
+import { SavedViews } from '../../views';
 import type { TMatrixFilter } from '../api';
 import { UnitMatrix } from '../components/unit-matrix';
 
@@ -143,6 +144,7 @@ function UnitList({ project }: { project: TProject }) {
   return (
     <PageCard title={t('Units')} actions={createButtons}>
       <Group gap="sm" align="flex-end" wrap="wrap">
+        <SavedViews projectId={project.id} kind="matrix" role={role} />
         <Select
           label={t('Pipeline')}
           data={list.map((p) => ({ value: String(p.id), label: p.name }))}
