@@ -62,7 +62,10 @@ export async function exportPipeline(
         const task = byStage.get(stage);
         row.push(
           task?.status ?? '',
-          (task?.assignees ?? []).map((id) => people.get(id) ?? '').filter(Boolean).join('; '),
+          (task?.assignees ?? [])
+            .map((id) => people.get(id) ?? '')
+            .filter(Boolean)
+            .join('; '),
           task?.due_date ?? '',
         );
       }

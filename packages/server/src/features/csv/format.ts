@@ -29,10 +29,11 @@ export function unguardCell(value: string): string {
 
 /** A CSV file of `header` and `rows`: BOM, CRLF, every field quoted only when it must be. */
 export function toCsv(header: string[], rows: (string | number | boolean)[][], delimiter: CsvDelimiter): string {
-  const cells = [header, ...rows].map((row) => row.map((cell) => (typeof cell === 'string' ? guardCell(cell) : String(cell))));
+  const cells = [header, ...rows].map((row) =>
+    row.map((cell) => (typeof cell === 'string' ? guardCell(cell) : String(cell))),
+  );
   return bom + stringify(cells, { delimiter: delimiter === 'semicolon' ? ';' : ',', record_delimiter: 'windows' });
 }
-
 
 /** A parsed file: the header's cells and each data record with the line it starts on. */
 export type CsvTable = { header: string[]; records: { line: number; cells: string[] }[] };

@@ -22,7 +22,9 @@ const ignoredColumn = (column: string) => column === 'id' || / *: *status$/i.tes
  * dates in Russian locales. Null when it is none of these or no such day exists.
  */
 export function parseDue(value: string): Date | null {
-  const iso = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,3})?)?(Z|[+-]\d{2}:?\d{2})?)?$/i.exec(value);
+  const iso = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,3})?)?(Z|[+-]\d{2}:?\d{2})?)?$/i.exec(
+    value,
+  );
   const dotted = /^(\d{1,2})\.(\d{1,2})\.(\d{4})(?: (\d{1,2}):(\d{2}))?$/.exec(value);
   let parts: number[];
   let zone: string | undefined;
@@ -66,9 +68,7 @@ async function membersOf(db: Db, workspaceId: number): Promise<Map<string, numbe
   return byKey;
 }
 
-type Column =
-  | { kind: 'name' | 'description' | 'ignored' }
-  | { kind: 'assignees' | 'due'; stage: number };
+type Column = { kind: 'name' | 'description' | 'ignored' } | { kind: 'assignees' | 'due'; stage: number };
 
 /**
  * POST units/import/: checks the caller may create units in the pipeline, reads the file and every
@@ -92,8 +92,8 @@ export async function importUnits(
             {
               line: problems[maxProblems]!.line,
               field: 'file',
-              message: '{{count}} more problems are not shown.',
-              params: { count: problems.length - maxProblems },
+              message: 'Problems not shown: {{number}}.',
+              params: { number: problems.length - maxProblems },
             },
           ],
   });
@@ -154,8 +154,8 @@ export async function importUnits(
       problems.push({
         line,
         field: 'file',
-        message: 'The line has {{count}} fields; the header has {{columns}}.',
-        params: { count: cells.length, columns: columns.length },
+        message: 'The line has {{fields}} fields; the header has {{columns}}.',
+        params: { fields: cells.length, columns: columns.length },
       });
       continue;
     }
@@ -177,7 +177,8 @@ export async function importUnits(
         case 'name': {
           unit.name = cell.trim();
           if (unit.name === '') problem('Name is required.');
-          else if (unit.name.length > Limits.name.max) problem('The name is longer than {{max}} characters.', { max: Limits.name.max });
+          else if (unit.name.length > Limits.name.max)
+            problem('The name is longer than {{max}} characters.', { max: Limits.name.max });
           return;
         }
         case 'description': {
@@ -223,4 +224,3 @@ export async function importUnits(
   });
   return { created: created.length, dryRun, problems: [] };
 }
-

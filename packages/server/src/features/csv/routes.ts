@@ -24,7 +24,9 @@ const forbidden = 'Non-members of the workspace get 404; members without the rig
 
 const csvFile = z.string().meta({
   description: 'UTF-8 with a BOM, CRLF line ends; fields quoted when they hold the delimiter, a quote or a line end.',
-  examples: ['\uFEFFid,name,description,Layout: status,Layout: assignees,Layout: due\r\n12,SH010,,todo,anna; boris,2026-12-31T00:00:00.000Z\r\n'],
+  examples: [
+    '\uFEFFid,name,description,Layout: status,Layout: assignees,Layout: due\r\n12,SH010,,todo,anna; boris,2026-12-31T00:00:00.000Z\r\n',
+  ],
 });
 
 /** The other 400s of the import: field errors of the form fields, or a refused upload. */
@@ -43,7 +45,11 @@ function sendCsv(reply: FastifyReply, table: CsvExport, delimiter: CsvDelimiter)
 
 /** The `Content-Disposition` of a download: an ASCII fallback name and the real one (RFC 6266). */
 function attachmentOf(name: string): string {
-  const ascii = name.replace(/\.csv$/, '').replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '') || 'export';
+  const ascii =
+    name
+      .replace(/\.csv$/, '')
+      .replace(/[^A-Za-z0-9._-]+/g, '-')
+      .replace(/^-+|-+$/g, '') || 'export';
   return `attachment; filename="${ascii}.csv"; filename*=UTF-8''${encodeURIComponent(name)}`;
 }
 
@@ -52,7 +58,11 @@ function present(request: FastifyRequest, outcome: ImportOutcome): TUnitImportRe
   return {
     created: outcome.created,
     dry_run: outcome.dryRun,
-    errors: outcome.problems.map((p) => ({ line: p.line, field: p.field, message: request.t(p.message, p.params ?? {}) })),
+    errors: outcome.problems.map((p) => ({
+      line: p.line,
+      field: p.field,
+      message: request.t(p.message, p.params ?? {}),
+    })),
   };
 }
 
@@ -67,7 +77,8 @@ export const csvRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) 
       ...signedIn,
       schema: {
         tags: ['units'],
-        summary: "A pipeline's units as CSV: id, name, description, then per stage in flow order its status, assignees, due",
+        summary:
+          "A pipeline's units as CSV: id, name, description, then per stage in flow order its status, assignees, due",
         description:
           `${forbidden} Units in the matrix's name order; assignees are usernames separated by \`; \`; due dates ` +
           'ISO 8601 in UTC. `delimiter=semicolon` for spreadsheet programs in locales that expect it.',

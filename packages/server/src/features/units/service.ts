@@ -190,7 +190,11 @@ async function switchToOwnValues(
     workspaceId,
     own,
     now,
-  }: { workspaceId: number; own: { unit: number; stage: number; due: string | null; assignees: number[] | null }[]; now: Date },
+  }: {
+    workspaceId: number;
+    own: { unit: number; stage: number; due: string | null; assignees: number[] | null }[];
+    now: Date;
+  },
 ) {
   const switched = await rowsOf<{ id: number; unit_id: number; stage_id: number }>(
     tx,
