@@ -21,7 +21,7 @@ test('export the matrix as CSV, edit it, check and import it back', async ({ bro
   await page.getByTestId('units-export').click();
   const file = await download;
   expect(file.suggestedFilename()).toBe('Shots.csv');
-  const exported = await readFile((await file.path())!, 'utf8');
+  const exported = await readFile(await file.path(), 'utf8');
   expect(exported.startsWith('\uFEFFid,name,description,Layout: status,Layout: assignees,Layout: due\r\n')).toBe(true);
   expect(exported).toContain('"Shot ""020"", wide"');
 

@@ -318,6 +318,18 @@ describe('CSV import', () => {
     expect(enough.json()).toEqual({ created: 10_000, dry_run: true, errors: [] });
   });
 
+  test('at most 200 problems are listed; a file over 16 MB is a 413', async () => {
+    const team = await buildTeam(t);
+    const flow = await reversedFlow(team);
+    const blanks = `name,description\n${Array.from({ length: 250 }, () => ',x').join('\n')}\n`;
+    const many = (await importAs(team.member, flow, blanks)).json<TUnitImportResult>();
+    expect(many.errors).toHaveLength(201);
+    expect(many.errors[200]).toEqual({ line: 202, field: 'file', message: 'Problems not shown: 50.' });
+    const huge = await importAs(team.member, flow, `name\n${'x'.repeat(16 * 1024 * 1024)}\n`);
+    expect(huge.statusCode).toBe(413);
+    expect(await unitNames(flow)).toEqual([]);
+  });
+
   test('rights: guests 403, outsiders 404, signed out 401, a read-only token 403; form errors are 400 or 415', async () => {
     const team = await buildTeam(t);
     const flow = await reversedFlow(team);
