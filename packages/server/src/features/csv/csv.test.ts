@@ -289,6 +289,7 @@ describe('CSV import', () => {
     ['UTF-16', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('name\nA\n', 'utf16le')]), 1, 'file'],
     ['Windows-1251', Buffer.concat([Buffer.from('name\nA\n'), Buffer.from([0xd8, 0xee, 0xf2, 0x0a])]), 3, 'file'],
     ['a quote never closed', 'name\n"A\n', 2, 'file'],
+    ['a header alone', 'name,description\r\n', 2, 'file'],
     ['a duplicate column', 'name,description,Name\nA,,\n', 1, 'Name'],
     ['no name column', 'description\nA\n', 1, 'name'],
     ['an unknown column', 'name,colour\nA,red\n', 1, 'colour'],

@@ -108,6 +108,7 @@ export function readCsv(bytes: Buffer, { maxRecords }: { maxRecords: number }): 
   }
   const [head, ...data] = records;
   if (!head) return file('The file is empty.');
+  if (data.length === 0) return file('The file has a header but no units.', 2);
   if (data.length > maxRecords) {
     return file('A file may hold at most {{max}} units: split it.', data[maxRecords]!.line, { max: maxRecords });
   }
