@@ -29,6 +29,20 @@ const csvFile = z.string().meta({
   ],
 });
 
+/**
+ * The import's multipart form, for the OpenAPI document only. Its JSON schema rides on a schema
+ * that accepts anything, so validation lets every body by: a multipart request has no parsed body
+ * (`readUploadedForm` reads the parts), and anything else is the upload helper's 415.
+ */
+const { $schema: _draft, ...importFormSchema } = z.toJSONSchema(
+  ZUnitImportFields.extend({ file: z.string().meta({ format: 'binary', description: 'The CSV file' }) }),
+  { io: 'input' },
+);
+const ZImportForm = z.unknown().meta({
+  ...importFormSchema,
+  examples: [{ project: 5, pipeline: 7, dry_run: 'true', file: 'name,description\r\nSH010,Wide\r\n' }],
+});
+
 /** The other 400s of the import: field errors of the form fields, or a refused upload. */
 const ZOtherRefusal = z.union([
   z.record(z.string(), z.array(z.string())),
@@ -134,6 +148,7 @@ export const csvRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) 
           'answers 400 with this same body, `created: 0` and every problem (the first 200) by line.',
         security: bearer,
         consumes: ['multipart/form-data'],
+        body: ZImportForm,
         response: { 200: ZUnitImportResult, 400: z.union([ZUnitImportResult, ZOtherRefusal]) },
       },
     },
