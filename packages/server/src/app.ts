@@ -22,6 +22,7 @@ import {
 } from './features/auth';
 import { digestsRoutes } from './features/digests';
 import { commentsRoutes } from './features/comments';
+import { csvRoutes } from './features/csv';
 import { eventsRoutes } from './features/events';
 import { createMailer } from './features/mail/mailer';
 import { devOutboxRoutes } from './features/mail/routes';
@@ -152,6 +153,7 @@ export async function buildApp({
       await api.register(pipelinesRoutes, { db: database.db });
       await api.register(unitsRoutes, { db: database.db });
       await api.register(tasksRoutes, { db: database.db });
+      await api.register(csvRoutes, { db: database.db });
       await api.register(commentsRoutes, { db: database.db });
       await api.register(viewsRoutes, { db: database.db });
       await api.register(searchRoutes, { db: database.db });

@@ -41,7 +41,7 @@ type Fixture = {
   /** A view of the project shared by the member. */
   view: number;
 };
-type Call = { url: string; payload?: object };
+type Call = { url: string; payload?: object | Buffer; headers?: Record<string, string> };
 /** `stream`: the answer never ends (server-sent events): only its status is read. */
 type Entry = { expect: Row; call: (f: Fixture) => Call; stream?: boolean };
 
@@ -54,6 +54,19 @@ const ws = (path: string, payload?: (f: Fixture) => object) => (f: Fixture) => (
   payload: payload?.(f),
 });
 const self = (f: Fixture) => f.caller?.id ?? 1;
+
+/** A multipart body of text fields and a small CSV file. */
+function csvUpload(fields: Record<string, number>) {
+  const boundary = `----matrix${fresh()}`;
+  const parts = Object.entries(fields).map(
+    ([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
+  );
+  const file = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="units.csv"\r\n\r\nname\r\nMatrix\r\n`;
+  return {
+    payload: Buffer.from(`${parts.join('')}${file}--${boundary}--\r\n`),
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+  };
+}
 
 //                        signed out, non-member, guest, member, admin, owner
 const publicAll = (s: number): Row => [s, s, s, s, s, s];
@@ -350,6 +363,16 @@ const table: Record<string, Entry> = {
     expect: [401, 404, 200, 200, 200, 200],
     call: (f) => ({ url: `/api/units/matrix/?pipeline=${f.pipeline.id}&assignee=me` }),
   },
+  // CSV (issue 15): exports read like the matrix and task lists; an import creates like units/batch/.
+  'GET /api/pipelines/:id/export.csv': {
+    expect: [401, 404, 200, 200, 200, 200],
+    call: (f) => ({ url: `/api/pipelines/${f.pipeline.id}/export.csv` }),
+  },
+  'GET /api/tasks/export.csv': { expect: signedIn(200), call: at('/api/tasks/export.csv?assignee=me') },
+  'POST /api/units/import/': {
+    expect: [401, 404, 403, 200, 200, 200],
+    call: (f) => ({ url: '/api/units/import/', ...csvUpload({ project: f.project, pipeline: f.pipeline.id }) }),
+  },
   'GET /api/units/:id/': { expect: [401, 404, 200, 200, 200, 200], call: (f) => ({ url: `/api/units/${f.unit}/` }) },
   'PATCH /api/units/:id/': {
     expect: [401, 404, 403, 200, 200, 200],
@@ -580,12 +603,12 @@ describe('permission matrix', () => {
   it.each(cells)('%s', async (_name, { route, caller, status, entry }) => {
     const f = await fixture(caller);
     const method = route.split(' ')[0] as 'GET' | 'HEAD' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
-    const { url, payload } = entry.call(f);
+    const { url, payload, headers } = entry.call(f);
     const response = await t.app.inject({
       method,
       url,
       payload,
-      headers: f.caller?.headers ?? {},
+      headers: { ...(f.caller?.headers ?? {}), ...headers },
       ...(entry.stream ? { payloadAsStream: true } : {}),
     });
     if (entry.stream) response.stream().destroy();

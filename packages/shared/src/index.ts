@@ -20,3 +20,4 @@ export * from './schemas/api-tokens';
 export * from './schemas/webhooks';
 export * from './schemas/views';
 export * from './schemas/search';
+export * from './schemas/csv';

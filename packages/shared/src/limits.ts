@@ -19,6 +19,8 @@ export const Limits = {
   refreshTokenDays: 30,
   avatar: { maxBytes: 2 * 1024 * 1024 },
   batchUnits: { min: 1, max: 10_000 },
+  /** CSV import of units (docs/integrations.md): data lines and bytes of one file. */
+  csvImport: { maxLines: 10_000, maxBytes: 16 * 1024 * 1024 },
   pipelineStages: { max: 500 },
   /** Largest id a route accepts: ids are PostgreSQL `integer`. */
   maxId: 2_147_483_647,

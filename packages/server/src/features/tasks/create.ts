@@ -59,8 +59,9 @@ export async function lockGraphForShare(tx: Db, pipelineId: number): Promise<voi
 
 /**
  * Inserts units and all their tasks (one per stage of kind `stage`) in ONE statement: the units
- * from a JSON array of names, the tasks as the units × stages cross product. 10,000 units × 20
- * stages is still one round trip. Call inside a transaction that holds `lockGraphForShare`.
+ * from a JSON array of names (with `descriptions` by index, else `description` for all), the tasks
+ * as the units × stages cross product. 10,000 units × 20 stages is still one round trip. Call
+ * inside a transaction that holds `lockGraphForShare`. Rows come back in the order of `names`.
  */
 export async function insertUnitsWithTasks(
   tx: Db,
@@ -69,17 +70,26 @@ export async function insertUnitsWithTasks(
     pipelineId,
     names,
     description = '',
+    descriptions,
     now,
-  }: { projectId: number; pipelineId: number; names: string[]; description?: string; now: Date },
+  }: {
+    projectId: number;
+    pipelineId: number;
+    names: string[];
+    description?: string;
+    descriptions?: string[];
+    now: Date;
+  },
 ): Promise<{ id: number; name: string }[]> {
   const shapes = await newTaskShapes(tx, pipelineId);
+  const items = names.map((name, i) => ({ name, description: descriptions?.[i] ?? description }));
   return rowsOf<{ id: number; name: string }>(
     tx,
     sql`
     with new_units as (
       insert into units (project_id, pipeline_id, name, description, created_at, updated_at)
-      select ${projectId}, ${pipelineId}, n.name, ${description}, ${at(now)}, ${at(now)}
-      from json_array_elements_text(${JSON.stringify(names)}::json) with ordinality as n(name, ord)
+      select ${projectId}, ${pipelineId}, n.item->>'name', n.item->>'description', ${at(now)}, ${at(now)}
+      from json_array_elements(${JSON.stringify(items)}::json) with ordinality as n(item, ord)
       order by n.ord
       returning id, name),
     new_tasks as (

@@ -8,6 +8,7 @@ export {
   refreshPipelineReadiness,
 } from './create';
 export { countTasks, zeroCounters } from './counters';
+export { exportTasks } from './list';
 export { loadCells, loadGraph, type PipelineGraph } from './read';
 export { at, effectiveDue, overdueAt, rowsOf, tasksOfPerson } from './sql';
 export { effectivePeople } from './state';

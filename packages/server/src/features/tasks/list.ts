@@ -1,6 +1,12 @@
 import { eq, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import { isOverdue, type TTaskList, type TTaskStatus, type ZTaskListQuery } from '@stageline/shared';
+import {
+  isOverdue,
+  type TTaskList,
+  type TTaskListItem,
+  type TTaskStatus,
+  type ZTaskListQuery,
+} from '@stageline/shared';
 import type { z } from 'zod';
 import { schema, type Db } from '../../db';
 import { AppError } from '../../http/errors';
@@ -8,6 +14,8 @@ import { actorIn, inWorkspacesOf } from '../workspaces';
 import { effectiveDue, overdueAt, readySql, rowsOf, tasksOfPerson } from './sql';
 
 type Query = z.infer<typeof ZTaskListQuery>;
+/** The filters of a task list, without its paging. */
+type Filters = Omit<Query, 'offset' | 'limit'>;
 
 type Row = {
   id: number;
@@ -27,7 +35,7 @@ type Row = {
 };
 
 /** The workspace of a pipeline or unit named by a filter: 404 when the caller cannot see it. */
-async function checkParent(db: Db, userId: number, query: Query): Promise<void> {
+async function checkParent(db: Db, userId: number, query: Filters): Promise<void> {
   const { pipelines, projects, units } = schema;
   if (query.workspace !== undefined) await actorIn(db, userId, query.workspace);
   if (query.pipeline !== undefined) {
@@ -67,8 +75,84 @@ function awaitingReaction(personId: number): SQL {
  * rows, so a user with 1,000 tasks costs 1,000 rows, not a scan of every task.
  */
 export async function listTasks(db: Db, { userId, query }: { userId: number; query: Query }): Promise<TTaskList> {
-  await checkParent(db, userId, query);
   const now = new Date();
+  const from = await matchingTasks(db, { userId, query, now });
+  const rows = await rowsOf<Row>(
+    db,
+    sql`
+    select t.id, t.status, ${readySql} as ready, ${effectiveDue} as due,
+      u.id as unit_id, u.name as unit_name, s.id as stage_id, s.name as stage_name,
+      p.id as pipeline_id, p.name as pipeline_name, pr.id as project_id, pr.name as project_name,
+      pr.workspace_id, count(*) over ()::int as total
+    ${from}
+    order by due asc nulls last, t.id asc
+    limit ${query.limit} offset ${query.offset}`,
+  );
+  // A page past the end has no row to carry the window's count.
+  const count = rows[0]
+    ? Number(rows[0].total)
+    : query.offset === 0
+      ? 0
+      : Number((await rowsOf<{ n: number }>(db, sql`select count(*)::int as n ${from}`))[0]?.n ?? 0);
+  const end = query.offset + rows.length;
+  return { count, next: end < count ? end : null, results: rows.map((row) => presentRow(row, now)) };
+}
+
+function presentRow(row: Omit<Row, 'total'>, now: Date): TTaskListItem {
+  const status = row.status as TTaskStatus;
+  const due = row.due === null ? null : new Date(row.due);
+  return {
+    id: row.id,
+    workspace: row.workspace_id,
+    unit: { id: row.unit_id, name: row.unit_name },
+    stage: { id: row.stage_id, name: row.stage_name },
+    pipeline: { id: row.pipeline_id, name: row.pipeline_name },
+    project: { id: row.project_id, name: row.project_name },
+    status,
+    ready: row.ready,
+    overdue: isOverdue(due, status, now),
+    due_date: due?.toISOString() ?? null,
+  };
+}
+
+/** The effective assignees' usernames of task `t` (members of its workspace `pr` only), sorted. */
+const assigneeNames = sql.raw(`(case when t.use_stage_defaults
+  then array(select us.username from stage_default_assignees d join users us on us.id = d.user_id
+    join memberships m on m.user_id = d.user_id and m.workspace_id = pr.workspace_id
+    where d.stage_id = t.stage_id order by us.username)
+  else array(select us.username from task_assignees a join users us on us.id = a.user_id
+    join memberships m on m.user_id = a.user_id and m.workspace_id = pr.workspace_id
+    where a.task_id = t.id order by us.username) end)`);
+
+/**
+ * GET tasks/export.csv: every task `GET tasks/` would list with the same filters (no paging), in
+ * its order, with the effective assignees' usernames.
+ */
+export async function exportTasks(
+  db: Db,
+  { userId, query }: { userId: number; query: Filters },
+): Promise<(TTaskListItem & { assignees: string[] })[]> {
+  const now = new Date();
+  const from = await matchingTasks(db, { userId, query, now });
+  const rows = await rowsOf<Omit<Row, 'total'> & { assignees: string[] }>(
+    db,
+    sql`
+    select t.id, t.status, ${readySql} as ready, ${effectiveDue} as due,
+      u.id as unit_id, u.name as unit_name, s.id as stage_id, s.name as stage_name,
+      p.id as pipeline_id, p.name as pipeline_name, pr.id as project_id, pr.name as project_name,
+      pr.workspace_id, ${assigneeNames} as assignees
+    ${from}
+    order by due asc nulls last, t.id asc`,
+  );
+  return rows.map((row) => ({ ...presentRow(row, now), assignees: row.assignees }));
+}
+
+/**
+ * The `from … where …` of the tasks the filters of `GET tasks/` select (tasks `t`, stages `s`,
+ * units `u`, pipelines `p`, projects `pr`), after checking that named parents are visible.
+ */
+async function matchingTasks(db: Db, { userId, query, now }: { userId: number; query: Filters; now: Date }) {
+  await checkParent(db, userId, query);
   // The tenant condition on the query's `pr` (projects).
   const where: SQL[] = [inWorkspacesOf(userId, alias(schema.projects, 'pr').workspaceId)];
   const person = (value: 'me' | number | undefined) => (value === 'me' ? userId : value);
@@ -95,44 +179,7 @@ export async function listTasks(db: Db, { userId, query }: { userId: number; que
     join pipelines p on p.id = s.pipeline_id
     join projects pr on pr.id = p.project_id
     where ${sql.join(where, sql` and `)}`;
-  const rows = await rowsOf<Row>(
-    db,
-    sql`
-    select t.id, t.status, ${readySql} as ready, ${effectiveDue} as due,
-      u.id as unit_id, u.name as unit_name, s.id as stage_id, s.name as stage_name,
-      p.id as pipeline_id, p.name as pipeline_name, pr.id as project_id, pr.name as project_name,
-      pr.workspace_id, count(*) over ()::int as total
-    ${from}
-    order by due asc nulls last, t.id asc
-    limit ${query.limit} offset ${query.offset}`,
-  );
-  // A page past the end has no row to carry the window's count.
-  const count = rows[0]
-    ? Number(rows[0].total)
-    : query.offset === 0
-      ? 0
-      : Number((await rowsOf<{ n: number }>(db, sql`select count(*)::int as n ${from}`))[0]?.n ?? 0);
-  const end = query.offset + rows.length;
-  return {
-    count,
-    next: end < count ? end : null,
-    results: rows.map((row) => {
-      const status = row.status as TTaskStatus;
-      const due = row.due === null ? null : new Date(row.due);
-      return {
-        id: row.id,
-        workspace: row.workspace_id,
-        unit: { id: row.unit_id, name: row.unit_name },
-        stage: { id: row.stage_id, name: row.stage_name },
-        pipeline: { id: row.pipeline_id, name: row.pipeline_name },
-        project: { id: row.project_id, name: row.project_name },
-        status,
-        ready: row.ready,
-        overdue: isOverdue(due, status, now),
-        due_date: due?.toISOString() ?? null,
-      };
-    }),
-  };
+  return from;
 
   /** Someone else's tasks count only while they are a member of the task's workspace. */
   function memberOfTask(personId: number): SQL {

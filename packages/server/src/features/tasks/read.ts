@@ -91,9 +91,11 @@ export async function loadCells(
       useStageDefaults: tasks.useStageDefaults,
       dueDate: tasks.dueDate,
       readyAt: tasks.readyAt,
+      // Qualified by hand: drizzle writes a one-table select's columns bare, and a bare "id" here
+      // would be the membership's.
       own: sql<number[]>`case when ${tasks.useStageDefaults} then '{}'::int[] else array(
         select a.user_id from ${taskAssignees} a join ${memberships} m on m.user_id = a.user_id and m.workspace_id = ${workspaceId}
-        where a.task_id = ${tasks.id} order by a.user_id) end`,
+        where a.task_id = "tasks"."id" order by a.user_id) end`,
     })
     .from(tasks)
     .where(inArray(tasks.unitId, unitIds))

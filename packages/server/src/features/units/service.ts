@@ -11,7 +11,7 @@ import {
   type ZUnitPatch,
 } from '@stageline/shared';
 import type { z } from 'zod';
-import { escapeLike, schema, type Db } from '../../db';
+import { escapeLike, rowsOf, schema, type Db } from '../../db';
 import { AppError, FieldError } from '../../http/errors';
 import { emitTasksCreated, emitWebhookEvents, publish } from '../events';
 import { authorizeProject } from '../projects';
@@ -131,6 +131,103 @@ export async function createUnitsBatch(db: Db, { userId, input }: { userId: numb
     return rows;
   });
   return { created: created.length, units: created };
+}
+
+/** A unit read from an import file: its name, description and the people or due date of some stages. */
+export type ImportedUnit = {
+  name: string;
+  description: string;
+  /** Stages given own values; a field left out keeps the stage's effective value (as PATCH tasks/ seeds it). */
+  stages: { stage: number; assignees?: number[]; due?: Date }[];
+};
+
+/**
+ * Units of a CSV import (Members and above), all in ONE transaction: created exactly as a batch is
+ * (`insertUnitsWithTasks`, the `units` live event, `unit.created` and `task.created` webhooks), then
+ * the tasks of stages with people or a due date switch to their own values, seeded from the stage's
+ * effective ones for what the file leaves out, the way PATCH tasks/ does.
+ */
+export async function createImportedUnits(
+  db: Db,
+  {
+    userId,
+    projectId,
+    pipelineId,
+    rows,
+  }: { userId: number; projectId: number; pipelineId: number; rows: ImportedUnit[] },
+): Promise<{ id: number; name: string }[]> {
+  const { project } = await authorizeNewUnit(db, { userId, projectId, pipelineId });
+  if (rows.length === 0) return [];
+  const workspaceId = project.workspaceId;
+  return db.transaction(async (tx) => {
+    await lockGraphForShare(tx, pipelineId);
+    const now = new Date();
+    const created = await insertUnitsWithTasks(tx, {
+      projectId,
+      pipelineId,
+      names: rows.map((row) => row.name),
+      descriptions: rows.map((row) => row.description),
+      now,
+    });
+    const own = rows.flatMap((row, i) =>
+      row.stages.map((spec) => ({
+        unit: created[i]!.id,
+        stage: spec.stage,
+        due: spec.due?.toISOString() ?? null,
+        assignees: spec.assignees ?? null,
+      })),
+    );
+    if (own.length > 0) await switchToOwnValues(tx, { workspaceId, own, now });
+    await unitsChanged(tx, { workspaceId, projectId, pipelineId, created });
+    return created;
+  });
+}
+
+/** Tasks of new units given own people or due dates: one statement per table, whatever the count. */
+async function switchToOwnValues(
+  tx: Db,
+  {
+    workspaceId,
+    own,
+    now,
+  }: {
+    workspaceId: number;
+    own: { unit: number; stage: number; due: string | null; assignees: number[] | null }[];
+    now: Date;
+  },
+) {
+  const switched = await rowsOf<{ id: number; unit_id: number; stage_id: number }>(
+    tx,
+    sql`update tasks t set use_stage_defaults = false, updated_at = ${now.toISOString()}::timestamptz,
+        due_date = coalesce(x.due::timestamptz, s.default_due_date::timestamp at time zone 'UTC',
+          t.ready_at + s.default_due_days * interval '1 day')
+      from json_to_recordset(${JSON.stringify(own)}::json) as x(unit int, stage int, due text)
+      join stages s on s.id = x.stage
+      where t.unit_id = x.unit and t.stage_id = x.stage
+      returning t.id, t.unit_id, t.stage_id`,
+  );
+  const taskOf = new Map(switched.map((row) => [`${row.unit_id}:${row.stage_id}`, row.id]));
+  const given = own.flatMap((spec) =>
+    (spec.assignees ?? []).map((person) => ({ task: taskOf.get(`${spec.unit}:${spec.stage}`)!, person })),
+  );
+  const seeded = own.filter((spec) => spec.assignees === null).map((spec) => taskOf.get(`${spec.unit}:${spec.stage}`)!);
+  const ids = JSON.stringify(switched.map((row) => row.id));
+  if (given.length > 0) {
+    await tx.execute(sql`insert into task_assignees (task_id, user_id)
+      select distinct x.task, x.person from json_to_recordset(${JSON.stringify(given)}::json) as x(task int, person int)
+      on conflict do nothing`);
+  }
+  for (const [table, defaults, only] of [
+    ['task_assignees', 'stage_default_assignees', JSON.stringify(seeded)],
+    ['task_reviewers', 'stage_default_reviewers', ids],
+  ] as const) {
+    await tx.execute(sql`insert into ${sql.raw(table)} (task_id, user_id)
+      select t.id, d.user_id from tasks t
+      join ${sql.raw(defaults)} d on d.stage_id = t.stage_id
+      join memberships m on m.user_id = d.user_id and m.workspace_id = ${workspaceId}
+      where t.id in (select value::int from json_array_elements_text(${only}::json))
+      on conflict do nothing`);
+  }
 }
 
 /**

@@ -4,13 +4,15 @@ import {
   ZBatchResult,
   ZMatrixPage,
   ZUnit,
+  ZUnitImportResult,
   type TBatchUnits,
+  type TUnitImportResult,
   type TUnit,
   type ZMatrixQuery,
   type ZUnitCreate,
   type ZUnitPatch,
 } from '@stageline/shared';
-import { api } from '../../shared/api';
+import { api, ApiError } from '../../shared/api';
 import { queryClient } from '../../shared/api/query-client';
 
 /**
@@ -87,5 +89,40 @@ export const useDeleteUnit = () =>
     onSuccess: (_void, id) => {
       void queryClient.invalidateQueries({ queryKey: unitKeys.detail(id), refetchType: 'none' });
       invalidateLists();
+    },
+  });
+
+/**
+ * POST units/import/: a CSV file checked (`dryRun`) or imported, all or nothing. A file with
+ * problems answers 400 with the same body, returned here for the dialog to list; other failures
+ * throw as usual.
+ */
+export async function importUnits({
+  project,
+  pipeline,
+  file,
+  dryRun,
+}: {
+  project: number;
+  pipeline: number;
+  file: Blob;
+  dryRun: boolean;
+}): Promise<TUnitImportResult> {
+  try {
+    const fields = { project: String(project), pipeline: String(pipeline), dry_run: String(dryRun) };
+    return ZUnitImportResult.parse(await api.upload('units/import/', { file }, fields, silent));
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 400) {
+      const result = ZUnitImportResult.safeParse(error.body);
+      if (result.success) return result.data;
+    }
+    throw error;
+  }
+}
+export const useImportUnits = () =>
+  useMutation({
+    mutationFn: importUnits,
+    onSuccess: (result) => {
+      if (!result.dry_run && result.created > 0) invalidateLists();
     },
   });

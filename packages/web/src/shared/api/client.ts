@@ -43,6 +43,8 @@ export type TRequestOptions = {
   silent?: boolean;
   /** Do not send the bearer token nor refresh it (sign-in calls). */
   anonymous?: boolean;
+  /** A successful answer is returned as a Blob (file downloads); errors are read as usual. */
+  blob?: boolean;
 };
 
 /** A failed call. `fields` holds `{"field": ["message"]}` errors for forms to show. */
@@ -73,8 +75,9 @@ function buildQuery(query: TQuery | undefined): string {
   return text ? `?${text}` : '';
 }
 
-async function readBody(response: Response): Promise<unknown> {
+async function readBody(response: Response, asBlob = false): Promise<unknown> {
   if (response.status === 204) return undefined;
+  if (asBlob && response.ok) return response.blob();
   const text = await response.text();
   if (!text) return undefined;
   const type = response.headers.get('content-type') ?? '';
@@ -205,7 +208,7 @@ export function createApiClient(deps: TApiClientDeps) {
 
   async function request<T>(method: string, path: string, options: TRequestOptions = {}): Promise<T> {
     let response = await sendOrUnavailable(method, path, options);
-    let body = await readBody(response);
+    let body = await readBody(response, options.blob);
 
     if (isTokenNotValid(response, body) && !options.anonymous) {
       let recovered = false;
@@ -218,7 +221,7 @@ export function createApiClient(deps: TApiClientDeps) {
         }
         if (outcome === 'failed') continue;
         response = await sendOrUnavailable(method, path, options);
-        body = await readBody(response);
+        body = await readBody(response, options.blob);
         if (!isTokenNotValid(response, body)) {
           recovered = true;
           break;
@@ -263,7 +266,7 @@ export function createApiClient(deps: TApiClientDeps) {
       throw new ApiError(response.status, message, code, fields, body);
     }
 
-    if (!options.silent && isObject(body)) {
+    if (!options.silent && isObject(body) && !(body instanceof Blob)) {
       if (typeof body.detail === 'string') deps.notify({ kind: 'info', title: deps.t('Info'), message: body.detail });
       else if (typeof body.message === 'string')
         deps.notify({ kind: 'success', title: deps.t('Succes'), message: body.message });
@@ -292,6 +295,8 @@ export function createApiClient(deps: TApiClientDeps) {
     patch: <T>(path: string, body?: unknown, options?: TRequestOptions) =>
       request<T>('PATCH', path, { ...options, body }),
     delete: <T = void>(path: string, options?: TRequestOptions) => request<T>('DELETE', path, options),
+    /** GET of a file (a CSV export, say) with the bearer token, as a Blob. */
+    download: (path: string, options?: TRequestOptions) => request<Blob>('GET', path, { ...options, blob: true }),
     /** Multipart upload: `files` become form parts beside the plain `fields`. */
     upload: <T>(
       path: string,

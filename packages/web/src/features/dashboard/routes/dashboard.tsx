@@ -5,6 +5,7 @@ import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { paths, type TTaskListItem } from '@stageline/shared';
 import { useDates } from '../../../shared/i18n/use-dates';
+import { ExportCsvButton } from '../../../shared/ui/export-csv-button';
 import { PageCard } from '../../../shared/ui/page-card';
 import { TaskFlags, TaskStatusBadge, useTaskPages, type TTaskListQuery } from '../../tasks';
 import { RequireWorkspace } from '../../workspaces';
@@ -24,7 +25,17 @@ const SectionPage = 10;
 function MyWork({ workspaceId }: { workspaceId: number }) {
   const { t } = useTranslation();
   return (
-    <PageCard title={t('My work')}>
+    <PageCard
+      title={t('My work')}
+      actions={
+        <ExportCsvButton
+          path="tasks/export.csv"
+          query={{ workspace: workspaceId, assignee: 'me' }}
+          filename="my-tasks.csv"
+          testId="my-work-export"
+        />
+      }
+    >
       <Stack gap="xl">
         <Section
           title={t('Ready to work on')}

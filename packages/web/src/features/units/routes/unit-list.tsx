@@ -6,12 +6,14 @@ import { Link, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { can, paths, TaskStatuses, TaskStatusLabels, type TProject, type TTaskStatus } from '@stageline/shared';
 import { RecordView } from '../../../shared/records';
+import { ExportCsvButton } from '../../../shared/ui/export-csv-button';
 import { PageCard } from '../../../shared/ui/page-card';
 import { usePipelines } from '../../pipelines/read-only';
 import { useOpenProject, useProjectRecord, useWorkspaceRole } from '../../projects';
 import { useMembers } from '../../tasks';
 import { SavedViews } from '../../views';
 import type { TMatrixFilter } from '../api';
+import { ImportUnitsButton } from '../components/import-dialog';
 import { UnitMatrix } from '../components/unit-matrix';
 
 const sorts = ['name', '-name', 'created', '-created'] as const;
@@ -141,8 +143,22 @@ function UnitList({ project }: { project: TProject }) {
     ...(members.data ?? []).map((m) => ({ value: String(m.id), label: m.name })),
   ];
 
+  const actions = (
+    <>
+      {createButtons}
+      {pipeline && canCreate ? <ImportUnitsButton project={project.id} pipeline={pipeline.id} /> : null}
+      {pipeline ? (
+        <ExportCsvButton
+          path={`pipelines/${pipeline.id}/export.csv`}
+          filename={`${pipeline.name}.csv`}
+          testId="units-export"
+        />
+      ) : null}
+    </>
+  );
+
   return (
-    <PageCard title={t('Units')} actions={createButtons}>
+    <PageCard title={t('Units')} actions={actions}>
       <Group gap="sm" align="flex-end" wrap="wrap">
         <SavedViews projectId={project.id} kind="matrix" role={role} />
         <Select

@@ -1,0 +1,2 @@
+/** What other features use of CSV: the routes. */
+export { csvRoutes } from './routes';
