@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { healthPath } from '../features/system/routes';
+import { healthPath } from '../features/system';
 
 /**
  * product.md §4: a request that reaches this server under another host than `PUBLIC_URL` is

@@ -3,7 +3,7 @@ import { and, desc, eq, gt, inArray, isNull, lt, sql } from 'drizzle-orm';
 import { Limits } from '@stageline/shared';
 import { schema } from '../../db';
 import { AppError } from '../../http/errors';
-import type { CodeMailPurpose } from '../mail/templates';
+import type { CodeMailPurpose } from '../mail';
 import { mailUser, type AuthContext, type UserRow } from './context';
 import { hashSecret, sameHash } from './tokens';
 

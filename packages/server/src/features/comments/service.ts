@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, isNotNull, lt, sql } from 'drizzle-orm';
 import {
   mentionedUsernames,
+  personName,
   type TComment,
   type TCommentCreate,
   type TCommentList,
@@ -12,7 +13,6 @@ import { schema, type Db } from '../../db';
 import { emitWebhookEvents, publish } from '../events';
 import { excerpt, notify } from '../notifications';
 import { effectivePeople } from '../tasks';
-import { personName } from '../workspaces';
 import { authorizeComment, authorizeTarget, type CommentRow, type CommentTarget } from './policy';
 
 const { comments, users, memberships, tasks } = schema;

@@ -2,3 +2,4 @@
 export { authorizeProject, type ProjectRow } from './policy';
 export { asReviewMode, productReviewDefaults, reviewColumns, reviewDefaultsOf } from './presenter';
 export { projectsRoutes } from './routes';
+export { createProject } from './service';

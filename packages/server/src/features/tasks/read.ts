@@ -4,6 +4,7 @@ import {
   flowOrder,
   isOverdue,
   isReady,
+  personName,
   stagePredecessors,
   type TGraphNode,
   type TStageDefaults,
@@ -14,7 +15,7 @@ import {
 } from '@stageline/shared';
 import { schema, type Db } from '../../db';
 import { AppError } from '../../http/errors';
-import { personName, type Actor } from '../workspaces';
+import type { Actor } from '../workspaces';
 import type { TaskScope } from './policy';
 import { effectivePeople, loadIteration } from './state';
 

@@ -4,6 +4,7 @@ import {
   AssignableRoles,
   checkRemoval,
   checkRoleChange,
+  personName,
   Roles,
   type TAssignableRole,
   type TBulkResult,
@@ -17,7 +18,7 @@ import { schema, type Db } from '../../db';
 import { AppError } from '../../http/errors';
 import { emitWebhookEvents } from '../events';
 import { actorIn, authorizeIn } from './policy';
-import { personName, presentMember, presentPendingInvite, presentWorkspace } from './presenter';
+import { presentMember, presentPendingInvite, presentWorkspace } from './presenter';
 
 const { workspaces, memberships, users, invites } = schema;
 

@@ -85,7 +85,7 @@ export const routes: RouteObject[] = [
           },
           {
             path: 'workspaces/:workspaceId',
-            lazy: lazyScreen(() => import('../../features/workspaces/routes/workspace')),
+            lazy: lazyScreen(() => import('./workspace-screen')),
           },
           {
             path: 'workspaces/:workspaceId/settings',

@@ -6,6 +6,7 @@ export { RoleBadge } from './components/role-badge';
 export { useCurrentWorkspaceId } from './hooks/use-current-workspace';
 export { useSwitchWorkspace } from './hooks/use-switch-workspace';
 export { InviteUsersSection } from './components/settings/invite-users-section';
+export { membersQueryOptions, useMembers, type TMember } from './members';
 export {
   useCreateWorkspace,
   useWorkspace,

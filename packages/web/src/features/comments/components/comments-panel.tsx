@@ -6,7 +6,7 @@ import { can } from '@stageline/shared';
 import { showToast } from '../../../shared/ui/toast';
 import { useCurrentUser } from '../../auth';
 import { useWorkspaceRole } from '../../projects';
-import { useMembers } from '../../tasks';
+import { useMembers } from '../../workspaces';
 import { flattenThread, useCommentThread, useCreateComment, type TCommentTarget } from '../api';
 import { CommentComposer } from './comment-composer';
 import { CommentItem } from './comment-item';

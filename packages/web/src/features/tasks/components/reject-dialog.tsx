@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { ZReview, type TTask } from '@stageline/shared';
 import { issueOf } from '../../../shared/lib/zod-resolver';
 import type { TReject } from '../api';
-import { TaskStatusBadge } from './task-status-badge';
+import { TaskStatusBadge } from '../../../shared/ui/task-status-badge';
 
 /** The choice of what a rejection sends back: this task (`[]`) or some predecessor stages. */
 type TChoice = { self: boolean; stages: number[] };

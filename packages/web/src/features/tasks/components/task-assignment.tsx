@@ -6,7 +6,8 @@ import type { TTask } from '@stageline/shared';
 import { dateFormat } from '@stageline/shared/dates';
 import { useDates } from '../../../shared/i18n/use-dates';
 import { showToast } from '../../../shared/ui/toast';
-import { useMembers, useTaskCommand, type TTaskPatch } from '../api';
+import { useMembers } from '../../workspaces';
+import { useTaskCommand, type TTaskPatch } from '../api';
 import { showTaskUpdateError } from './task-errors';
 
 type TValues = { useDefaults: boolean; assignees: string[]; reviewers: string[]; due: Date | null };

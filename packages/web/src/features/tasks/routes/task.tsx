@@ -11,7 +11,7 @@ import { taskQueryOptions } from '../api';
 import { TaskContext } from '../components/task-context';
 import { TaskDetails } from '../components/task-details';
 import { TaskDiagram } from '../components/task-diagram';
-import { TaskStatusBadge } from '../components/task-status-badge';
+import { TaskStatusBadge } from '../../../shared/ui/task-status-badge';
 
 const tabs = ['details', 'context', 'diagram'] as const;
 type TTab = (typeof tabs)[number];

@@ -9,7 +9,7 @@ import { RecordView } from '../../../shared/records';
 import { PageCard } from '../../../shared/ui/page-card';
 import { usePipelines } from '../../pipelines/read-only';
 import { useOpenProject, useProjectRecord, useWorkspaceRole } from '../../projects';
-import { useMembers } from '../../tasks';
+import { useMembers } from '../../workspaces';
 import type { TMatrixFilter } from '../api';
 import { UnitMatrix } from '../components/unit-matrix';
 
