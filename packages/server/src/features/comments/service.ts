@@ -68,7 +68,7 @@ async function resolveMentions(db: Db, workspaceId: number, text: string): Promi
 }
 
 /**
- * Who hears of a new comment (domain.md §5): the effective assignees and reviewers of the task (of
+ * Who hears of a new comment (docs/rules.md §Notifications): the effective assignees and reviewers of the task (of
  * every task of the unit, for a unit comment) and everyone who commented on the same target before.
  */
 async function interestedIn(tx: Db, target: CommentTarget, beforeId: number): Promise<number[]> {

@@ -137,7 +137,7 @@ async function userRefs(db: Db, ids: number[]): Promise<Map<number, TUserRef>> {
 }
 
 /**
- * GET tasks/{id}/ (domain.md §7): the task with everything its screen shows, computed at read time:
+ * GET tasks/{id}/ (docs/rules.md §API): the task with everything its screen shows, computed at read time:
  * readiness from the predecessor tasks (`stagePredecessors` on the stored graph), overdue, the
  * effective people and due date (`effectiveAssignment`), the latest round, history oldest first.
  */

@@ -1,6 +1,6 @@
 import { lazy } from 'react';
 
-/** What the rest of the app may use of the auth feature (STYLE.md: features talk through exports). */
+/** What the rest of the app may use of the auth feature (docs/architecture.md §Layers: features talk through exports). */
 export { RequireSession } from './components/require-session';
 export { UserAvatar } from './components/user-avatar';
 export { CodeInput } from './components/code-input';

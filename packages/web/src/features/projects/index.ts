@@ -1,4 +1,4 @@
-/** What the rest of the app may use of the projects feature (STYLE.md: features talk through exports). */
+/** What the rest of the app may use of the projects feature (docs/architecture.md §Layers: features talk through exports). */
 export { ProjectCrumb } from './components/project-crumb';
 export { ProjectList } from './components/project-list';
 export { useWorkspaceRole } from './hooks/use-project-role';

@@ -13,8 +13,8 @@ import { api } from '../../shared/api';
 import { queryClient } from '../../shared/api/query-client';
 
 /**
- * Task calls (domain.md §7). Every call is `silent`: the task screen says 'Task update error' with
- * the server's detail itself (product.md §8). A changed task is put under its own key and the lists
+ * Task calls (docs/rules.md §API). Every call is `silent`: the task screen says 'Task update error' with
+ * the server's detail itself (docs/rules.md §Web). A changed task is put under its own key and the lists
  * that may show it (My work, the unit, the matrix) are refreshed.
  */
 export type TTaskPatch = z.infer<typeof ZTaskPatch>;

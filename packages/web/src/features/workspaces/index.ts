@@ -1,4 +1,4 @@
-/** What the rest of the app may use of the workspaces feature (STYLE.md: features talk through exports). */
+/** What the rest of the app may use of the workspaces feature (docs/architecture.md §Layers: features talk through exports). */
 export { getCurrentWorkspaceId, setCurrentWorkspaceId } from './current-workspace';
 export { RequireWorkspace } from './components/require-workspace';
 export { WorkspaceSwitcher } from './components/workspace-switcher';

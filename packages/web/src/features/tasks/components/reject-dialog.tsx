@@ -10,7 +10,7 @@ import { TaskStatusBadge } from '../../../shared/ui/task-status-badge';
 type TChoice = { self: boolean; stages: number[] };
 
 /**
- * Reject with an optional comment (domain.md §3). With two or more predecessor stages the person
+ * Reject with an optional comment (docs/rules.md §Tasks). With two or more predecessor stages the person
  * must choose which go back for revision, or "this task" (an empty `return_to`); with one, sending
  * it back is an option; with none, the task goes to Edit.
  */

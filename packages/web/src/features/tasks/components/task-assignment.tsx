@@ -21,7 +21,7 @@ const valuesOf = (task: TTask, toPicker: (value: string) => Date): TValues => ({
 });
 
 /**
- * Assignees, reviewers and due date (domain.md §3): the stage's defaults while the switch is on,
+ * Assignees, reviewers and due date (docs/rules.md §Tasks): the stage's defaults while the switch is on,
  * the task's own values once it is off. Members and above change them; others read them.
  */
 export function TaskAssignment({

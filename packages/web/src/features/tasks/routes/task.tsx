@@ -16,7 +16,7 @@ import { TaskStatusBadge } from '../../../shared/ui/task-status-badge';
 const tabs = ['details', 'context', 'diagram'] as const;
 type TTab = (typeof tabs)[number];
 
-/** `/app/tasks/{taskId}`: task details with the tabs of product.md §2; the open tab lives in `?tab=`. */
+/** `/app/tasks/{taskId}`: task details with the tabs of docs/rules.md §Web; the open tab lives in `?tab=`. */
 export default function TaskScreen() {
   const { t } = useTranslation();
   const record = useRecord({
