@@ -9,8 +9,8 @@ import path from 'node:path';
  * - `feature-entry`: a module outside `features/<x>/` imports that feature only through its entry
  *   files (`index.ts`, plus the extra entries the config names, such as web pipelines' `read-only`).
  * - `no-cycle`: no import cycle between files, and none between features.
- * - `docs-exist`: a comment cites only documents the repository holds (no `product.md`,
- *   `domain.md` or `STYLE.md`, no `docs/…md` that does not exist).
+ * - `docs-exist`: a comment cites only documents the repository holds: not the product spec or the
+ *   style notes kept outside it (the names are in `missing` below), nor a `docs/…md` that is not there.
  */
 
 const importPattern =

@@ -333,7 +333,10 @@ export const appSecrets = pgTable('app_secrets', {
   createdAt: at('created_at').notNull().defaultNow(),
 });
 
-/** A team's space (docs/rules.md §Vocabulary). `owner_id` mirrors the one `owner` membership, kept in step by delegation. */
+/**
+ * A team's space (docs/rules.md §Vocabulary). `owner_id` mirrors the one `owner` membership, kept in
+ * step by delegation.
+ */
 export const workspaces = pgTable(
   'workspaces',
   {

@@ -124,8 +124,8 @@ export const pipelinesRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { 
         description:
           `${forbidden} 409 \`conflict\` with the current \`version\` when someone saved in between (nothing is ` +
           'written). 400 `pipeline_cycle` on a cycle; 400 `bad_request` with `rule` (a graph error code) for ' +
-          'the other rules of docs/rules.md §Pipelines. New nodes carry `tmp_id`; `id_map` gives their ids. Start and end ' +
-          'keep their names and settings: only their positions are saved.',
+          'the other graph rules (docs/rules.md §Pipelines). New nodes carry `tmp_id`; `id_map` gives their ' +
+          'ids. Start and end keep their names and settings: only their positions are saved.',
         security: bearer,
         params: ZIdParams,
         body: ZGraphSave,
