@@ -2,4 +2,3 @@
 export { pipelinesRoutes } from './routes';
 export { saveGraph } from './graph';
 export { createPipeline } from './service';
-export { onGraphSaved, onStagesAdded, onStagesRemoved, type StageChange } from './stage-hooks';

@@ -9,6 +9,6 @@ export {
   refreshPipelineReadiness,
 } from './create';
 export { countTasks, zeroCounters } from './counters';
-export { loadCells, loadGraph, type PipelineGraph } from './read';
-export { at, effectiveDue, overdueAt, rowsOf, tasksOfPerson } from './sql';
+export { loadCells, loadGraph } from './read';
+export { overdueAt, rowsOf, tasksOfPerson } from './sql';
 export { effectivePeople } from './state';

@@ -7,10 +7,10 @@ export { CodeInput } from './components/code-input';
 export { ResendCodeButton } from './components/resend-code-button';
 export { PasswordStrengthMeter } from './components/password-strength-meter';
 export { SessionKeeper } from './session/session-keeper';
-export { displayName, signIn, signOut, useCurrentUser, useSession, type TSessionStatus } from './session/session';
-export { loginPath, sanitizeNext } from './session/next-path';
-export { meQueryKey, meQueryOptions, oauthProvidersQueryOptions, sendCode, startOAuthLink } from './api';
-export { passwordMismatch, withPasswordConfirm } from './lib/password-confirm';
+export { displayName, useCurrentUser, useSession } from './session/session';
+export { loginPath } from './session/next-path';
+export { meQueryKey, oauthProvidersQueryOptions, sendCode, startOAuthLink } from './api';
+export { withPasswordConfirm } from './lib/password-confirm';
 /** The sign-in and sign-up forms, for screens that offer them in place (the quickstart); loaded lazily. */
 export const LoginPanel = lazy(() => import('./routes/login'));
 export const RegisterPanel = lazy(() => import('./routes/register'));

@@ -2,5 +2,4 @@
 export { LiveEvents } from './live/live-events';
 export { UnreadBadge } from './components/unread-badge';
 export { NotificationsBell } from './components/notifications-bell';
-export { notificationKeys, useUnreadCount } from './api';
-export { askBrowserPermission, browserPermission, type TBrowserPermission } from './lib/browser-notifications';
+export { askBrowserPermission, browserPermission } from './lib/browser-notifications';

@@ -1,3 +1,3 @@
 /** What the rest of the app may use of the tasks feature (docs/architecture.md §Layers: features talk through exports). */
-export { taskKeys, taskListQueryOptions, useTaskList, useTaskPages, type TTaskListQuery } from './api';
+export { taskKeys, useTaskPages, type TTaskListQuery } from './api';
 export { TaskCrumbs } from './components/task-crumbs';
