@@ -47,7 +47,7 @@ export default tseslint.config(
   },
   {
     // Layers: a feature is used through its entry file, and nothing imports in a circle.
-    files: ['packages/server/src/**/*.ts', 'packages/web/src/**/*.{ts,tsx}'],
+    files: ['packages/shared/src/**/*.ts', 'packages/server/src/**/*.ts', 'packages/web/src/**/*.{ts,tsx}'],
     ignores: ['**/*.test.{ts,tsx}'],
     rules: {
       'stageline/no-cycle': 'error',
