@@ -2,10 +2,12 @@ import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import stageline from './tools/eslint-plugin-stageline.js';
 
 /**
- * Type-aware linting for the whole repository. Imports point one way (STYLE.md): web `shared/`
- * knows no feature, features know no `app/`, and no package reaches into another's internals.
+ * Type-aware linting for the whole repository. Imports point one way (docs/architecture.md §Layers):
+ * web `shared/` knows no feature, features know no `app/`, a feature is imported only through its
+ * entry file, there are no import cycles, and no package reaches into another's internals.
  */
 export default tseslint.config(
   {
@@ -36,6 +38,27 @@ export default tseslint.config(
       '@typescript-eslint/require-await': 'off',
       'no-console': 'warn',
       eqeqeq: ['error', 'smart'],
+    },
+  },
+  {
+    // Our own rules (tools/eslint-plugin-stageline.js): comments cite only documents we hold.
+    plugins: { stageline },
+    rules: { 'stageline/docs-exist': 'error' },
+  },
+  {
+    // Layers: a feature is used through its entry file, and nothing imports in a circle.
+    files: ['packages/shared/src/**/*.ts', 'packages/server/src/**/*.ts', 'packages/web/src/**/*.{ts,tsx}'],
+    ignores: ['**/*.test.{ts,tsx}'],
+    rules: {
+      'stageline/no-cycle': 'error',
+      'stageline/feature-entry': [
+        'error',
+        {
+          // Extra entries keep React Flow out of the first chunk; app/ loads screens lazily by file.
+          extraEntries: { pipelines: ['read-only', 'builder', 'crud'] },
+          screenImporters: ['app/routing/', 'app/prerender/'],
+        },
+      ],
     },
   },
   {

@@ -17,7 +17,7 @@ import { cpus, loadavg } from 'node:os';
 import { extname, join, normalize, resolve } from 'node:path';
 import { chromium, type Page, type Route } from '@playwright/test';
 import { paths, ZMe, ZPipeline, type TMe, type TPipeline } from '@stageline/shared';
-import { buildNode } from '../packages/web/src/features/pipelines/lib/fixtures';
+import { buildNode } from '../packages/web/test/pipelines';
 import { layoutGraph } from '../packages/web/src/features/pipelines/lib/layout';
 
 /** Results go to stdout as markdown (no console: the linter keeps it for debugging). */

@@ -4,7 +4,7 @@ import { call, oneStagePipeline, openAs, teamWorkspace } from './support/api';
 import { expect, snap, test } from './support/fixtures';
 
 /**
- * The review modes of domain.md §3 through the task screen (the reactions are the subject, so they
+ * The review modes of docs/rules.md §Tasks through the task screen (the reactions are the subject, so they
  * go through the UI; the data they need is set up through the API), and My work with the pipeline
  * counters following a task from submission to acceptance.
  */

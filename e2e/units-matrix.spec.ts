@@ -3,7 +3,7 @@ import { call, openAs, teamWorkspace } from './support/api';
 import { expect, snap, test } from './support/fixtures';
 
 /**
- * The unit × stage matrix of a 500-stage pipeline (domain.md §8's bound): columns in flow order
+ * The unit × stage matrix of a 500-stage pipeline (the bound in docs/rules.md §Limits): columns in flow order
  * whatever the stages' ids, and only the columns in view are drawn, also after scrolling sideways.
  */
 test('a 500-stage matrix: columns in flow order, only those in view drawn', async ({ browser, baseURL, request }) => {

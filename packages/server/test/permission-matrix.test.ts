@@ -170,7 +170,7 @@ const table: Record<string, Entry> = {
   'POST /api/oauth/link/:provider/': { expect: signedIn(404), call: at('/api/oauth/link/nope/', {}) },
   'DELETE /api/users/me/oauth/:provider/': { expect: signedIn(404), call: at('/api/users/me/oauth/nope/') },
 
-  // Workspaces (product.md §6): non-members 404, members without the right 403.
+  // Workspaces (docs/rules.md §Roles): non-members 404, members without the right 403.
   'POST /api/workspaces/': { expect: signedIn(201), call: at('/api/workspaces/', { name: 'Matrix' }) },
   'GET /api/workspaces/': { expect: signedIn(200), call: at('/api/workspaces/') },
   'GET /api/workspaces/:id/': { expect: [401, 404, 200, 200, 200, 200], call: ws('') },

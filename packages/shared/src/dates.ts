@@ -31,7 +31,7 @@ export function zonedInstant(
 }
 
 /**
- * Date presentation of product.md §9: short dates as mm/dd/yy (en) or dd.mm.yy (ru), weeks that
+ * Date presentation of docs/rules.md §Web: short dates as mm/dd/yy (en) or dd.mm.yy (ru), weeks that
  * start on Sunday (en) or Monday (ru), and calendar labels for the days around today.
  */
 const formats: Record<TLanguage, { date: string; monthDay: string; time: string; weekStart: 0 | 1 }> = {

@@ -1,6 +1,6 @@
 /**
  * The closed list of error codes the API answers with, and the HTTP status of each
- * (domain.md §6). Both sides import it: the server to answer, the web client to react.
+ * (docs/rules.md §API). Both sides import it: the server to answer, the web client to react.
  */
 export const ErrorStatus = {
   bad_request: 400,

@@ -4,6 +4,7 @@ export * from './limits';
 export * from './errors';
 export * from './languages';
 export * from './paths';
+export * from './people';
 export * from './validation';
 export * from './time-zones';
 export * from './schemas/system';

@@ -1,4 +1,4 @@
-/** The languages the product speaks (product.md §5); `en` is the source and the default. */
+/** The languages the product speaks (docs/rules.md §Accounts); `en` is the source and the default. */
 export const Languages = ['en', 'ru'] as const;
 export type TLanguage = (typeof Languages)[number];
 export const DefaultLanguage: TLanguage = 'en';
@@ -9,7 +9,7 @@ export function isLanguage(value: unknown): value is TLanguage {
 
 /**
  * Maps any language tag to a supported language: itself, else its base language (`ru-RU` → `ru`),
- * else `en` (product.md §4).
+ * else `en` (docs/rules.md §Accounts).
  */
 export function resolveLanguage(tag: string | null | undefined): TLanguage {
   if (!tag) return DefaultLanguage;

@@ -1,5 +1,5 @@
 /**
- * Every numeric bound of the product in one place (domain.md §8, product.md §9), so the database,
+ * Every numeric bound of the product in one place (docs/rules.md §Limits), so the database,
  * the zod schemas and the UI can never disagree.
  */
 export const Limits = {
@@ -11,7 +11,7 @@ export const Limits = {
   personName: { max: 150 },
   password: { min: 8, max: 256 },
   code: { length: 6, ttlMinutes: 10, maxAttempts: 5 },
-  /** Seconds before another code may be sent (product.md §9 `otp_timeout`). */
+  /** Seconds before another code may be sent (docs/rules.md §Limits `otp_timeout`). */
   otpTimeoutSeconds: 30,
   /** Seconds before a workspace invite may be e-mailed again (resend). */
   inviteResendSeconds: 30,
@@ -27,7 +27,7 @@ export const Limits = {
   pageSize: { default: 50, max: 500 },
 } as const;
 
-/** Client-side constants of product.md §9. */
+/** Client-side constants of docs/rules.md §Limits. */
 export const ClientConstants = {
   toastDurationMs: 3000,
   toastTransitionMs: 300,

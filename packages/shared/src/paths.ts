@@ -1,5 +1,5 @@
 /**
- * Every route of product.md §2, built in one place: components, e-mails and tests ask this object
+ * Every route of docs/rules.md §Web, built in one place: components, e-mails and tests ask this object
  * instead of concatenating strings.
  */
 type Id = number | string;
@@ -50,7 +50,7 @@ export const paths = {
   },
 } as const;
 
-/** Browser storage keys of product.md §3. */
+/** Browser storage keys of docs/rules.md §Web. */
 export const StorageKeys = {
   authTokens: 'authTokens',
   currentWorkspace: 'current_workspace',

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { Limits } from './limits';
 
 /**
- * Every zod issue carries an i18n key as its message (the English source string, product.md §5),
+ * Every zod issue carries an i18n key as its message (the English source string, docs/rules.md §API),
  * so the server can translate field errors by `Accept-Language` and forms can translate them in the
  * browser. Parameters such as `{{min}}` come from the issue itself, through `issueParams`.
  */
@@ -66,7 +66,7 @@ export function zWholeNumber(range: { min: number; max: number }) {
     .pipe(z.number().int().min(range.min).max(range.max));
 }
 
-/** A record id from a URL: a positive PostgreSQL integer, in decimal (product.md §5). */
+/** A record id from a URL: a positive PostgreSQL integer, in decimal (docs/rules.md §Web). */
 export const ZId = zWholeNumber({ min: 1, max: Limits.maxId });
 /** An offset into a paged list. */
 export const ZOffset = zWholeNumber({ min: 0, max: Limits.maxId }).default(0);

@@ -69,7 +69,7 @@ export const users = pgTable(
     emailFrequency: varchar('email_frequency', { length: 16 }).notNull().default('daily'),
     /** IANA name; null until the browser told it (treated as UTC). */
     timeZone: varchar('time_zone', { length: 64 }),
-    /** The quickstart (product.md §2 onboarding): offered while `pending`, resumable when `skipped`. */
+    /** The quickstart (docs/rules.md §Web): offered while `pending`, resumable when `skipped`. */
     onboarding: varchar('onboarding', { length: 16 }).notNull().default('pending'),
     ...timestamps,
   },
@@ -114,7 +114,7 @@ export const sessions = pgTable(
   (t) => [index('sessions_user_id_idx').on(t.userId)],
 );
 
-/** E-mailed one-time codes (domain.md §8), stored as keyed hashes. */
+/** E-mailed one-time codes (docs/rules.md §Accounts), stored as keyed hashes. */
 export const oneTimeCodes = pgTable(
   'one_time_codes',
   {
@@ -333,7 +333,10 @@ export const appSecrets = pgTable('app_secrets', {
   createdAt: at('created_at').notNull().defaultNow(),
 });
 
-/** A team's space (domain.md §1). `owner_id` mirrors the one `owner` membership, kept in step by delegation. */
+/**
+ * A team's space (docs/rules.md §Vocabulary). `owner_id` mirrors the one `owner` membership, kept in
+ * step by delegation.
+ */
 export const workspaces = pgTable(
   'workspaces',
   {
@@ -447,7 +450,7 @@ export const inviteLinks = pgTable(
 
 const reviewModeCheck = (column: AnyPgColumn) => sql`${column} in ('each_immediate', 'each_wait', 'any')`;
 
-/** Review settings a project gives its new stages, and each stage keeps its own copy of (domain.md §3). */
+/** Review settings a project gives its new stages, and each stage keeps its own copy of (docs/rules.md §Tasks). */
 const reviewSettings = {
   reviewMode: varchar('review_mode', { length: 16 }).notNull().default('each_immediate'),
   skipReviewIfNoReviewers: boolean('skip_review_if_no_reviewers').notNull().default(false),
@@ -455,7 +458,7 @@ const reviewSettings = {
   todoEnabled: boolean('todo_enabled').notNull().default(true),
 };
 
-/** A body of work inside one workspace (domain.md §1), with the review defaults of its new stages. */
+/** A body of work inside one workspace (docs/rules.md §Vocabulary), with the review defaults of its new stages. */
 export const projects = pgTable(
   'projects',
   {
@@ -575,7 +578,7 @@ const stagePeople = (name: string) =>
 export const stageDefaultAssignees = stagePeople('stage_default_assignees');
 export const stageDefaultReviewers = stagePeople('stage_default_reviewers');
 
-/** A work item of a project, attached to one pipeline (domain.md §1); it has one task per stage. */
+/** A work item of a project, attached to one pipeline (docs/rules.md §Vocabulary); it has one task per stage. */
 export const units = pgTable(
   'units',
   {
@@ -598,7 +601,7 @@ export const units = pgTable(
 );
 
 /**
- * One unit at one stage (domain.md §3). `ready_at` is when it last became ready (all predecessor
+ * One unit at one stage (docs/rules.md §Tasks). `ready_at` is when it last became ready (all predecessor
  * tasks done), kept by the server because a stage's default due date counts days from it; `ready`
  * and `overdue` themselves are computed at read time. `iteration_number` is the latest review round
  * (0: none yet); its row is in `task_iterations`.
@@ -646,7 +649,7 @@ const taskPeople = (name: string) =>
 export const taskAssignees = taskPeople('task_assignees');
 export const taskReviewers = taskPeople('task_reviewers');
 
-/** One review round of a task: opened on entering `review`, closed with an outcome (domain.md §3). */
+/** One review round of a task: opened on entering `review`, closed with an outcome (docs/rules.md §Tasks). */
 export const taskIterations = pgTable(
   'task_iterations',
   {
@@ -698,7 +701,7 @@ export const taskReactions = pgTable(
   ],
 );
 
-/** Every transition and reaction of a task (domain.md §3): who, when, from, to, round, comment. */
+/** Every transition and reaction of a task (docs/rules.md §Tasks): who, when, from, to, round, comment. */
 export const taskHistory = pgTable(
   'task_history',
   {
@@ -749,7 +752,7 @@ export const comments = pgTable(
 );
 
 /**
- * One in-app notification of one user (domain.md §5). Unread while `read_at` is null; `emailed_at`
+ * One in-app notification of one user (docs/rules.md §Notifications). Unread while `read_at` is null; `emailed_at`
  * is set when a digest carried it, so no digest repeats it.
  */
 export const notifications = pgTable(
@@ -786,7 +789,7 @@ export const notifications = pgTable(
 );
 
 /**
- * The live event log behind `GET events/` (domain.md §7): one row per change, addressed to one user
+ * The live event log behind `GET events/` (docs/rules.md §API): one row per change, addressed to one user
  * or to every member of one workspace. Its id is the SSE event id a client resumes from; rows older
  * than the retention window are pruned by a job. Written in the transaction of the change; a
  * `pg_notify` in the same transaction tells every server process once it commits.

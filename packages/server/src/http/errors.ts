@@ -34,7 +34,7 @@ export class AppError extends Error {
   }
 }
 
-/** Field errors in the `{"field": ["message"]}` shape (domain.md §6); messages are i18n keys. */
+/** Field errors in the `{"field": ["message"]}` shape (docs/rules.md §API); messages are i18n keys. */
 export class FieldError extends Error {
   constructor(readonly fields: Record<string, string[]>) {
     super('Invalid input.');

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { healthPath } from '../features/system/routes';
+import { healthPath } from '../features/system';
 
 /**
- * product.md §4: a request that reaches this server under another host than `PUBLIC_URL` is
+ * docs/rules.md §API: a request that reaches this server under another host than `PUBLIC_URL` is
  * redirected there with the same path and query. The health check is exempt, because load
  * balancers probe it by address. Only the host is compared: TLS redirects are the proxy's job.
  */

@@ -21,7 +21,7 @@ export function translatorFor(language: TLanguage): TFunction {
   return i18n.getFixedT(language);
 }
 
-/** Gives every request its language and translator, from `Accept-Language` (domain.md §6). */
+/** Gives every request its language and translator, from `Accept-Language` (docs/rules.md §API). */
 export const i18nPlugin = fp(async (app: FastifyInstance) => {
   app.decorateRequest('language', 'en');
   app.decorateRequest('t', null as unknown as TFunction);

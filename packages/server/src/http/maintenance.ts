@@ -5,7 +5,7 @@ import { AppError } from './errors';
 const openPaths = ['/api/health/', '/api/config/'];
 
 /**
- * product.md §2: in maintenance mode every API call answers 503 `maintenance`; the web app, still
+ * docs/rules.md §API, decision 8: in maintenance mode every API call answers 503 `maintenance`; the web app, still
  * served, replaces every screen with the maintenance text it learns from `/api/config/`.
  */
 export function registerMaintenanceGate(app: FastifyInstance, maintenance: boolean): void {

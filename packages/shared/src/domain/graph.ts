@@ -1,7 +1,7 @@
 import { Limits } from '../limits';
 
 /**
- * The rules of a pipeline graph (domain.md §2), pure and shared: the flow editor checks them as
+ * The rules of a pipeline graph (docs/rules.md §Pipelines), pure and shared: the flow editor checks them as
  * the user draws, and the server checks them again on save.
  */
 
@@ -118,7 +118,7 @@ export function wouldCreateCycle<Id extends string | number>(
   return false;
 }
 
-/** Every rule of domain.md §2; an empty list means the graph may be saved. */
+/** Every rule of docs/rules.md §Pipelines; an empty list means the graph may be saved. */
 export function validateGraph<Id extends string | number>(
   nodes: readonly TGraphNode<Id>[],
   edges: readonly TGraphEdge<Id>[],
@@ -203,7 +203,7 @@ export function connectOrphans<Id extends string | number>(
 
 /**
  * The stages a stage waits for: its direct predecessors that are stages (the start counts as
- * done). A stage with none is ready at once (domain.md §3).
+ * done). A stage with none is ready at once (docs/rules.md §Tasks).
  */
 export function stagePredecessors<Id extends string | number>(
   nodes: readonly TGraphNode<Id>[],

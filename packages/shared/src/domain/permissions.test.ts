@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { can, canWork, checkRemoval, checkRoleChange, Permissions, Roles, type TRole } from './permissions';
 
-/** product.md §6 written out as the expected table: every role × every action. */
+/** docs/rules.md §Roles written out as the expected table: every role × every action. */
 const expected: Record<string, TRole[]> = {
   'workspace.view': ['guest', 'member', 'admin', 'owner'],
   'workspace.leave': ['guest', 'member', 'admin', 'owner'],
@@ -51,7 +51,7 @@ describe('the permission table', () => {
     expect(actions.sort()).toEqual(Object.keys(expected).sort());
   });
 
-  it.each(cells)('$role may $resource.$action: as product.md §6 says', ({ resource, action, role }) => {
+  it.each(cells)('$role may $resource.$action: as docs/rules.md §Roles says', ({ resource, action, role }) => {
     const allowed = can(role, resource as 'project', action as 'view');
     expect(allowed).toBe(expected[`${resource}.${action}`]!.includes(role));
   });

@@ -1,5 +1,5 @@
 /**
- * Who may do what (product.md §6, domain.md §4), as one table. The server's policy module applies
+ * Who may do what (docs/rules.md §Roles), as one table. The server's policy module applies
  * it to every route; the web app reads the same table to hide what the server would refuse.
  */
 
@@ -56,12 +56,12 @@ export function can<R extends TResource>(role: TRole | null | undefined, resourc
   return atLeast(role, table[action]);
 }
 
-/** Accept or reject a task: its reviewers may, whatever their role (Guests included, domain.md §4). */
+/** Accept or reject a task: its reviewers may, whatever their role (Guests included, docs/rules.md §Roles). */
 export function canReview(isReviewer: boolean): boolean {
   return isReviewer;
 }
 
-/** Start or submit a task: its assignees may, and any Member or above (domain.md §3). */
+/** Start or submit a task: its assignees may, and any Member or above (docs/rules.md §Tasks). */
 export function canWork(role: TRole | null | undefined, isAssignee: boolean): boolean {
   return isAssignee || can(role, 'task', 'work');
 }
@@ -70,7 +70,7 @@ export type TRoleChangeRefusal = 'not_allowed' | 'owner_role_fixed' | 'use_deleg
 
 /**
  * May `actor` give `target` the role `next`? The owner's role never changes this way, and nobody
- * becomes owner except by delegation (product.md §5, §6).
+ * becomes owner except by delegation (docs/rules.md §Roles).
  */
 export function checkRoleChange(actor: TRole, target: TRole, next: TRole): TRoleChangeRefusal | null {
   if (!can(actor, 'workspace', 'change_roles')) return 'not_allowed';

@@ -15,7 +15,7 @@ import {
 
 /**
  * Property tests of the engine: random reviewer sets and reaction orders in each review mode against
- * a reference model written from the mode table of domain.md §3, and invariants over random
+ * a reference model written from the mode table of docs/rules.md §Tasks, and invariants over random
  * sequences of any action.
  */
 

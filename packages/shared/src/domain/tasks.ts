@@ -1,5 +1,5 @@
 /**
- * The task engine of domain.md §3, pure and shared: the server applies it inside a row-locked
+ * The task engine of docs/rules.md §Tasks, pure and shared: the server applies it inside a row-locked
  * transaction, the web app calls the same functions to predict what a button will do. Nothing here
  * reads the clock: callers pass `now`.
  *
@@ -136,7 +136,7 @@ export const TaskStatusLabels: Record<TTaskStatus, string> = {
   done: 'Done',
 };
 
-/** Review mode labels of product.md §4 (i18n keys). */
+/** Review mode labels of docs/rules.md §Tasks (i18n keys). */
 export const ReviewModeLabels: Record<TReviewMode, string> = {
   each_immediate: 'Each reviewer, immediate',
   each_wait: 'Each reviewer, wait',
@@ -155,7 +155,7 @@ export function initialStatus(rules: TStageRules): TTaskStatus {
   return rules.todoEnabled ? 'todo' : 'in_progress';
 }
 
-/** The statuses a stage offers (product.md §3 "available statuses"): no `todo` when disabled. */
+/** The statuses a stage offers (docs/rules.md §Tasks, set status): no `todo` when disabled. */
 export function availableStatuses(rules: TStageRules): TTaskStatus[] {
   return rules.todoEnabled ? [...TaskStatuses] : TaskStatuses.filter((s) => s !== 'todo');
 }
@@ -290,7 +290,7 @@ function move(
 }
 
 /**
- * Applies one action (domain.md §3). Permissions by role are the policy module's; this decides
+ * Applies one action (docs/rules.md §Tasks). Permissions by role are the policy module's; this decides
  * only what the task's state allows, including who counts as a reviewer.
  */
 export function applyTaskAction(state: TTaskState, action: TTaskAction, ctx: TTaskContext): TTaskResult {

@@ -43,7 +43,7 @@ import ruWorkspacesWeb from './locales/ru/workspaces-web.json';
 
 /**
  * Translations shared by the server (error messages, e-mails) and the web app. Keys are the English
- * source strings of product.md, so `en` maps most keys to themselves and holds the plural forms.
+ * source strings (docs/decisions.md entry 1), so `en` maps most keys to themselves and holds the plural forms.
  * Files are split by area only to keep them readable: all merge into one namespace.
  */
 export const en: Record<string, string> = {

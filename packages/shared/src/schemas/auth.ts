@@ -4,7 +4,7 @@ import { isTimeZone } from '../time-zones';
 import { Limits } from '../limits';
 
 /**
- * The contract of accounts and sign-in (product.md §7, domain.md §7): one set of schemas validates
+ * The contract of accounts and sign-in (docs/rules.md §Accounts, §API): one set of schemas validates
  * the forms in the browser and the requests on the server, and documents both in OpenAPI.
  */
 
@@ -28,7 +28,7 @@ export const ZCode = z
 export const ZPersonName = z.string().trim().max(Limits.personName.max);
 export const ZLanguage = z.enum(Languages);
 export const ZEmailFrequency = z.enum(['hourly', 'daily', 'weekly', 'never']);
-/** The quickstart (product.md §2 onboarding): offered while pending, resumable when skipped, gone once done. */
+/** The quickstart (docs/rules.md §Web): offered while pending, resumable when skipped, gone once done. */
 export const ZOnboarding = z.enum(['pending', 'skipped', 'done']);
 /** An IANA time zone name (`Europe/Berlin`): due dates, "Today" and digests follow it. */
 export const ZTimeZone = z.string().trim().refine(isTimeZone, 'Choose a time zone from the list.');
@@ -80,7 +80,7 @@ export const ZPasswordResetRequest = z.object({ email: ZEmail });
 export const ZPasswordResetValidate = z.object({ token: z.string().min(1), email: ZEmail });
 export const ZPasswordResetConfirm = z.object({ token: z.string().min(1), email: ZEmail, password: ZPassword });
 
-/** GET users/me/ (domain.md §7) plus the profile's settings. */
+/** GET users/me/ (docs/rules.md §API) plus the profile's settings. */
 export const ZMe = z.object({
   id: z.number().int(),
   username: z.string(),

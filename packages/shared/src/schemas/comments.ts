@@ -4,7 +4,7 @@ import { ZId, ZOffset, ZPageLimit } from '../validation';
 import { ZUserRef } from './units';
 
 /**
- * Comments on units and tasks (product.md §2, domain.md §7): GitHub-flavoured Markdown, rendered
+ * Comments on units and tasks (docs/rules.md §Web, §API): GitHub-flavoured Markdown, rendered
  * on the client as text only (no raw HTML ever runs). `@username` mentions of workspace members
  * notify them.
  */

@@ -4,7 +4,7 @@ import { ZComment } from './comments';
 import { ZTaskStatus, ZUserRef } from './units';
 
 /**
- * In-app notifications (domain.md §5) and the live event stream (domain.md §7 `GET events/`).
+ * In-app notifications (docs/rules.md §Notifications) and the live event stream (docs/rules.md §API `GET events/`).
  * The message a person reads is built from `kind` on the client (i18n) and in e-mail digests
  * (the recipient's language); `text` carries the extra words: a comment excerpt, a reject comment.
  */

@@ -4,7 +4,7 @@ import { Limits } from '../limits';
 import { ZDescription, ZName } from '../validation';
 
 /**
- * The contract of projects, pipelines and stages (domain.md §2, §7). The graph rules themselves
+ * The contract of projects, pipelines and stages (docs/rules.md §Pipelines, §API). The graph rules themselves
  * live in `domain/graph.ts`; these schemas shape the calls.
  */
 
@@ -12,7 +12,7 @@ export const ZReviewMode = z.enum(ReviewModes);
 export const ZLayout = z.enum(['horizontal', 'vertical']);
 export type TLayout = z.infer<typeof ZLayout>;
 
-/** Review settings a project gives its new stages, and each stage may change (product.md §4). */
+/** Review settings a project gives its new stages, and each stage may change (docs/rules.md §Pipelines). */
 export const ZReviewDefaults = z.object({
   review_mode: ZReviewMode,
   skip_review_if_no_reviewers: z.boolean(),
@@ -89,7 +89,7 @@ export const ZTaskCounters = z.object({
 }) as z.ZodObject<Record<(typeof TaskStatuses)[number] | 'overdue', z.ZodNumber>>;
 export type TTaskCountersDto = z.infer<typeof ZTaskCounters>;
 
-/** GET pipelines/{id}/ (domain.md §7); the list omits nodes and edges. */
+/** GET pipelines/{id}/ (docs/rules.md §API); the list omits nodes and edges. */
 export const ZPipelineSummary = z.object({
   id: z.number().int(),
   project: z.number().int(),
@@ -155,7 +155,7 @@ export type TGraphSave = z.infer<typeof ZGraphSave>;
 export const ZGraphSaveResult = ZPipeline.extend({ id_map: z.record(z.string(), z.number().int()) });
 export type TGraphSaveResult = z.infer<typeof ZGraphSaveResult>;
 
-/** The product's review defaults for a new project (domain.md §3): both the server and the form. */
+/** The product's review defaults for a new project (docs/rules.md §Tasks): both the server and the form. */
 export const ProductReviewDefaults: TReviewDefaults = {
   review_mode: 'each_immediate',
   skip_review_if_no_reviewers: false,

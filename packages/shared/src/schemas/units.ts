@@ -4,7 +4,7 @@ import { Limits } from '../limits';
 import { ZDescription, ZId, ZName, ZOffset, ZPageLimit } from '../validation';
 
 /**
- * The contract of units and their tasks (domain.md §3, §7; product.md §2, §5). The engine's rules
+ * The contract of units and their tasks (docs/rules.md §Tasks, §API, §Web, §Pipelines). The engine's rules
  * live in `domain/tasks.ts`; these schemas shape the calls.
  */
 
@@ -61,7 +61,7 @@ export const ZUnitList = z.object({
 });
 
 /**
- * The batch template of product.md §5: `{count}` required, `{project}` optional; count > 0,
+ * The batch template of docs/rules.md §Pipelines: `{count}` required, `{project}` optional; count > 0,
  * start ≥ 0, step ≥ 1. The same schema checks the form and the request.
  */
 export const ZBatchUnits = z.object({
@@ -128,7 +128,7 @@ export const ZHistoryEntry = z.object({
   created_at: z.string(),
 });
 
-/** GET tasks/{id}/ (domain.md §7). */
+/** GET tasks/{id}/ (docs/rules.md §API). */
 export const ZTask = z.object({
   id: z.number().int(),
   unit: z.object({ id: z.number().int(), name: z.string() }),

@@ -4,7 +4,7 @@ import { Limits } from '../limits';
 import { ZDescription, ZName } from '../validation';
 
 /**
- * The contract of workspaces, their team and invites (domain.md §4, §7). Roles and who may do what
+ * The contract of workspaces, their team and invites (docs/rules.md §Roles, §API). Roles and who may do what
  * come from `domain/permissions.ts`; these schemas only shape the calls.
  */
 

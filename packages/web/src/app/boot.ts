@@ -6,7 +6,7 @@ import { useShellStore } from '../shared/lib/shell-store';
 
 /**
  * Reads `/api/config/` before the first render: maintenance mode, the debug flag, and the public
- * URL to which a browser on another host is sent with the same path (product.md §4). An unreachable
+ * URL to which a browser on another host is sent with the same path (docs/rules.md §API). An unreachable
  * server does not block the app; the page says so.
  */
 export async function boot(fetchImpl: typeof fetch = fetch): Promise<TPublicConfig | null> {
@@ -31,7 +31,7 @@ export async function boot(fetchImpl: typeof fetch = fetch): Promise<TPublicConf
   }
   useShellStore.getState().setMaintenance(config.maintenance);
   setDebug(config.debug);
-  // Unsaved diagrams older than 15 days go, unless in maintenance (product.md §4).
+  // Unsaved diagrams older than 15 days go, unless in maintenance (docs/rules.md §Web).
   purgeStalePipelineStates({ maintenance: useShellStore.getState().maintenance });
   return config;
 }

@@ -3,7 +3,7 @@ import { and, desc, eq, gt, inArray, isNull, lt, sql } from 'drizzle-orm';
 import { Limits } from '@stageline/shared';
 import { schema } from '../../db';
 import { AppError } from '../../http/errors';
-import type { CodeMailPurpose } from '../mail/templates';
+import type { CodeMailPurpose } from '../mail';
 import { mailUser, type AuthContext, type UserRow } from './context';
 import { hashSecret, sameHash } from './tokens';
 
@@ -29,7 +29,7 @@ function tooManyAttempts(seconds: number): AppError {
 }
 
 /**
- * E-mails a new 6-digit code (domain.md §8) and retires the previous one of the same purpose. A new
+ * E-mails a new 6-digit code (docs/rules.md §Accounts) and retires the previous one of the same purpose. A new
  * code may be sent `otp_timeout` (30 s) after the last; earlier is a 429 with Retry-After.
  * Returns whether a code was sent.
  */

@@ -2,8 +2,7 @@ import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import type { schema, Db } from '../../db';
 import type { Config } from '../../config';
 import { isLanguage, type TLanguage } from '@stageline/shared';
-import type { Mailer } from '../mail/mailer';
-import { renderMail, type MailTemplate } from '../mail/templates';
+import { renderMail, type Mailer, type MailTemplate } from '../mail';
 import type { TokenKeys } from './tokens';
 
 /** What the account services need: the database, token keys, the mailer and the configuration. */

@@ -3,7 +3,7 @@ export { authenticatePlugin, callerOf, type AuthUser } from './authenticate';
 export { clientInfo, mailUser, publicOrigin, type AuthContext, type ClientInfo, type UserRow } from './context';
 export { consumeCode } from './codes';
 export { hashPassword } from './passwords';
-export { defaultAuthLimits, type AuthLimits, type RateRule } from './rate-limits';
+export { defaultAuthLimits, type AuthLimits } from './rate-limits';
 export { loadSigningSecret } from './secret';
 export { isSessionLive, issueSession, listSessions, revokeSession, revokeUserSessions } from './sessions';
 export { createKeys, hashSecret, randomToken, type TokenKeys } from './tokens';

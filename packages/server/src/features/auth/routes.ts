@@ -42,7 +42,7 @@ const bodyField = (field: string) => (request: FastifyRequest) => {
   return typeof value === 'string' && value ? digest(value.trim().toLowerCase()) : undefined;
 };
 
-/** Sign-up, sign-in with codes, tokens, logout and password reset (product.md §7, domain.md §7). */
+/** Sign-up, sign-in with codes, tokens, logout and password reset (docs/rules.md §Accounts, §API). */
 export const authRoutes: FastifyPluginAsyncZod<Options> = async (app, { ctx, limits }) => {
   app.post(
     '/users/register/',

@@ -40,7 +40,7 @@ export async function issueSession(
 
 /**
  * Rotates a refresh token. A validly signed token of the family whose jti is no longer the current
- * one was used before: someone holds a copy, so the whole family is revoked (domain.md §8).
+ * one was used before: someone holds a copy, so the whole family is revoked (docs/rules.md §Accounts).
  */
 export async function rotateRefreshToken(
   ctx: AuthContext,

@@ -9,7 +9,7 @@ const bearer = [{ bearer: [] }];
 const tags = ['comments'];
 const hidden = 'Non-members of the workspace get 404.';
 
-/** Markdown comments on tasks and units (product.md §2, domain.md §5, §7). */
+/** Markdown comments on tasks and units (docs/rules.md §Web, §Notifications, §API). */
 export const commentsRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
   const signedIn = { onRequest: app.authenticate };
 

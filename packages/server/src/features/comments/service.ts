@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, isNotNull, lt, sql } from 'drizzle-orm';
 import {
   mentionedUsernames,
+  personName,
   type TComment,
   type TCommentCreate,
   type TCommentList,
@@ -12,7 +13,6 @@ import { schema, type Db } from '../../db';
 import { emitWebhookEvents, publish } from '../events';
 import { excerpt, notify } from '../notifications';
 import { effectivePeople } from '../tasks';
-import { personName } from '../workspaces';
 import { authorizeComment, authorizeTarget, type CommentRow, type CommentTarget } from './policy';
 
 const { comments, users, memberships, tasks } = schema;
@@ -68,7 +68,7 @@ async function resolveMentions(db: Db, workspaceId: number, text: string): Promi
 }
 
 /**
- * Who hears of a new comment (domain.md §5): the effective assignees and reviewers of the task (of
+ * Who hears of a new comment (docs/rules.md §Notifications): the effective assignees and reviewers of the task (of
  * every task of the unit, for a unit comment) and everyone who commented on the same target before.
  */
 async function interestedIn(tx: Db, target: CommentTarget, beforeId: number): Promise<number[]> {

@@ -2,12 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { asc, eq, inArray, sql } from 'drizzle-orm';
 import { schema, type Db } from '../../db';
 import { hashPassword } from '../auth';
-import { saveGraph } from '../pipelines/graph';
-import { createPipeline } from '../pipelines/service';
-import { createProject } from '../projects/service';
-import { actOnTask, patchTask } from '../tasks/actions';
-import { createUnitsBatch } from '../units/service';
-import { createWorkspace } from '../workspaces/service';
+import { createPipeline, saveGraph } from '../pipelines';
+import { createProject } from '../projects';
+import { actOnTask, patchTask } from '../tasks';
+import { createUnitsBatch } from '../units';
+import { createWorkspace } from '../workspaces';
 
 /**
  * `npm run seed:demo` (issue 8): a workspace with a realistic project for trying the product and for

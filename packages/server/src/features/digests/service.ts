@@ -7,8 +7,7 @@ import { schema, type Db } from '../../db';
 import { translatorFor } from '../../http/i18n';
 import { backgroundMailOrigin } from '../../http/mail-origin';
 import type { TokenKeys } from '../auth';
-import type { Mailer } from '../mail/mailer';
-import { renderBlocks, type Block } from '../mail/templates';
+import { renderBlocks, type Block, type Mailer } from '../mail';
 import { periodStart, sendWindowMs, type DigestFrequency } from './periods';
 import { signUnsubscribe } from './unsubscribe-token';
 

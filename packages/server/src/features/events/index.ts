@@ -1,4 +1,4 @@
 /** What other features use of live events: publishing in a transaction, pruning, the stream's routes. */
-export { EventRetentionMs, EventsChannel, publish, pruneEvents, type Audience, type TStoredEvent } from './publish';
+export { EventRetentionMs, publish, pruneEvents, type Audience, type TStoredEvent } from './publish';
 export { eventsRoutes } from './routes';
 export { emitTasksCreated, emitWebhookEvents, WebhooksChannel, type WebhookEventInput } from './webhook-outbox';

@@ -1,8 +1,7 @@
 import { eq, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import { NotificationKinds, type TNotification, type TNotificationKind } from '@stageline/shared';
+import { NotificationKinds, personName, type TNotification, type TNotificationKind } from '@stageline/shared';
 import { schema, type Db } from '../../db';
-import { personName } from '../workspaces';
 
 const { notifications, tasks, units, stages, workspaces, users } = schema;
 const taskUnits = alias(units, 'task_unit');

@@ -9,7 +9,7 @@ const bearer = [{ bearer: [] }];
 const tags = ['notifications'];
 const done = { 204: z.null().describe('Done') };
 
-/** The caller's in-app notifications (domain.md §5, §7). */
+/** The caller's in-app notifications (docs/rules.md §Notifications, §API). */
 export const notificationsRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
   const signedIn = { onRequest: app.authenticate };
 

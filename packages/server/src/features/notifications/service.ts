@@ -21,7 +21,7 @@ export type NotifyOptions = {
 };
 
 /**
- * Notifies people of a change, in the transaction of the change (domain.md §5): one row per
+ * Notifies people of a change, in the transaction of the change (docs/rules.md §Notifications): one row per
  * recipient (the actor excluded, each person once, only current members of the workspace except for
  * `invited`) and a `notification` live event to each. Returns who was notified.
  */

@@ -86,7 +86,7 @@ function taskWebhookEvents(actorId: number, { task, before, after, edited }: Tas
 
 /**
  * What the task calls tell others, in their transaction: a `task` live event to the workspace for
- * every task whose status, people or due date changed, and the notifications of domain.md §5 —
+ * every task whose status, people or due date changed, and the notifications of docs/rules.md §Notifications —
  * `assigned` / `reviewer_added` to people who newly became effective assignees / reviewers,
  * `review_requested` to the reviewers of a task that entered review, `accepted` / `rejected` to the
  * assignees when a round closes (with the reactions' comments), `rejected` to the assignees of a

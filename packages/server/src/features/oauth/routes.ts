@@ -19,8 +19,8 @@ import { finishFlow, startFlow, unlinkAccount, type OAuthContext } from './servi
 const bearer = [{ bearer: [] }];
 
 /**
- * Sign-in and account linking through other services (product.md §2 Login and /oauth, §7
- * `oauth/login/{provider}/`): authorization code with PKCE, state and nonce, via openid-client.
+ * Sign-in and account linking through other services (docs/rules.md §Accounts;
+ * `oauth/login/{provider}/`, decision 33): authorization code with PKCE, state and nonce, via openid-client.
  */
 export const oauthRoutes: FastifyPluginAsyncZod<{ ctx: AuthContext }> = async (app, { ctx: auth }) => {
   const ctx: OAuthContext = { ...auth, clients: createOAuthClients(auth.config.oauthProviders) };

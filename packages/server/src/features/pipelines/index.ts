@@ -1,3 +1,4 @@
-/** What other features use of pipelines: the routes, and the hooks tasks will fill in. */
+/** What other features use of pipelines: the routes, the hooks tasks fill in, and the services the demo seed calls. */
 export { pipelinesRoutes } from './routes';
-export { onGraphSaved, onStagesAdded, onStagesRemoved, type StageChange } from './stage-hooks';
+export { saveGraph } from './graph';
+export { createPipeline } from './service';

@@ -22,7 +22,7 @@ import { bulkUpdateStages, getStage, updateStage } from './stages';
 const bearer = [{ bearer: [] }];
 const forbidden = 'Non-members of the workspace get 404; members without the right 403.';
 
-/** Pipelines, their graph and their stages (product.md §2–§5; domain.md §2, §7). */
+/** Pipelines, their graph and their stages (docs/rules.md §Web, §Pipelines, §API). */
 export const pipelinesRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
   const signedIn = { onRequest: app.authenticate };
   const tags = ['pipelines'];
@@ -124,8 +124,8 @@ export const pipelinesRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { 
         description:
           `${forbidden} 409 \`conflict\` with the current \`version\` when someone saved in between (nothing is ` +
           'written). 400 `pipeline_cycle` on a cycle; 400 `bad_request` with `rule` (a graph error code) for ' +
-          'the other rules of domain.md §2. New nodes carry `tmp_id`; `id_map` gives their ids. Start and end ' +
-          'keep their names and settings: only their positions are saved.',
+          'the other graph rules (docs/rules.md §Pipelines). New nodes carry `tmp_id`; `id_map` gives their ' +
+          'ids. Start and end keep their names and settings: only their positions are saved.',
         security: bearer,
         params: ZIdParams,
         body: ZGraphSave,

@@ -5,7 +5,7 @@ import { reviewColumns } from '../projects';
 export const dueBoth = 'Choose days after ready or a date, not both.';
 
 /**
- * A stage's due default is days after ready, or a date, or neither (domain.md §3): a request that
+ * A stage's due default is days after ready, or a date, or neither (docs/rules.md §Tasks): a request that
  * sets both at once is refused, naming `field` (such as `nodes.3.default_due_date`).
  */
 export function assertOneDue(patch: TStagePatch, field = 'default_due_date'): void {

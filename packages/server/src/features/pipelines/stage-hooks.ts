@@ -2,8 +2,8 @@ import type { Db } from '../../db';
 import { createTasksForStages, deleteTasksOfStages, refreshPipelineReadiness } from '../tasks';
 
 /**
- * Where tasks follow the graph (domain.md §2): "adding a stage creates its tasks for every unit of
- * the pipeline, in the same transaction; deleting a stage deletes its tasks". All are called inside
+ * Where tasks follow the graph (docs/rules.md §Pipelines): a new stage gets a task for every unit of
+ * the pipeline in the same transaction, and a deleted stage takes its tasks with it. All are called inside
  * the graph save's transaction with the pipeline row locked (unit creation holds it for share), so
  * no unit can be created between reading the stages and writing their tasks.
  */

@@ -1,4 +1,5 @@
 /** What other features use of projects: the policy lookup and the review-settings mapping. */
 export { authorizeProject, type ProjectRow } from './policy';
-export { asReviewMode, productReviewDefaults, reviewColumns, reviewDefaultsOf } from './presenter';
+export { reviewColumns, reviewDefaultsOf } from './presenter';
 export { projectsRoutes } from './routes';
+export { createProject } from './service';

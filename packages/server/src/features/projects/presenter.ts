@@ -7,7 +7,7 @@ import {
 } from '@stageline/shared';
 import type { ProjectRow } from './policy';
 
-/** The product's defaults for a project's review settings (domain.md §3), kept in shared. */
+/** The product's defaults for a project's review settings (docs/rules.md §Tasks), kept in shared. */
 export const productReviewDefaults: TReviewDefaults = ProductReviewDefaults;
 
 /** A stored review mode; the column's check keeps it one of `ReviewModes`. */

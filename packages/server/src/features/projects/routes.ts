@@ -9,7 +9,7 @@ const bearer = [{ bearer: [] }];
 const tags = ['projects'];
 const forbidden = 'Non-members of the workspace get 404; members without the right 403.';
 
-/** Projects of a workspace (product.md §2, §6; domain.md §7). */
+/** Projects of a workspace (docs/rules.md §Web, §Roles, §API). */
 export const projectsRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
   const signedIn = { onRequest: app.authenticate };
 

@@ -108,7 +108,7 @@ async function inTaskTransaction(
 /**
  * POST tasks/{id}/start|submit|accept|reject/: the engine's transition on the locked task, its
  * history, and its effects: a rejection's `return_to` sends the named predecessor tasks (same unit)
- * back with `send_back`, all in one transaction (domain.md §3).
+ * back with `send_back`, all in one transaction (docs/rules.md §Tasks).
  */
 export async function actOnTask(
   db: Db,

@@ -9,7 +9,7 @@ export function zeroCounters(): TTaskCounters {
 }
 
 /**
- * `task_counters` (domain.md §3) of several pipelines or of every stage of them, in ONE aggregate
+ * `task_counters` (docs/rules.md §Tasks) of several pipelines or of every stage of them, in ONE aggregate
  * query: tasks per status plus the overdue ones (counted in their status too, as `taskCounters`
  * of `@stageline/shared` does), overdue computed with the same effective due date as everywhere.
  * Keys are pipeline ids or stage ids; a key with no task is absent.

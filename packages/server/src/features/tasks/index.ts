@@ -1,5 +1,6 @@
 /** What other features use of tasks: the routes, unit creation with tasks, the graph hooks' work, counters, cells. */
 export { tasksRoutes } from './routes';
+export { actOnTask, patchTask } from './actions';
 export {
   createTasksForStages,
   deleteTasksOfStages,

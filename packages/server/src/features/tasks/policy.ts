@@ -46,7 +46,7 @@ export async function authorizeTask(
 }
 
 /**
- * May the actor do this to a task whose effective people are known (product.md §6, domain.md §3)?
+ * May the actor do this to a task whose effective people are known (docs/rules.md §Roles, §Tasks)?
  * Start and submit: its assignees and Members and above (`canWork`); accept and reject: its
  * reviewers only, Guests included (`canReview`); a status or people change: Members and above.
  * Checked inside the transaction, on the locked task, so a reviewer removed a moment ago cannot act.

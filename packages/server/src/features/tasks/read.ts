@@ -4,6 +4,7 @@ import {
   flowOrder,
   isOverdue,
   isReady,
+  personName,
   stagePredecessors,
   type TGraphNode,
   type TStageDefaults,
@@ -14,7 +15,7 @@ import {
 } from '@stageline/shared';
 import { schema, type Db } from '../../db';
 import { AppError } from '../../http/errors';
-import { personName, type Actor } from '../workspaces';
+import type { Actor } from '../workspaces';
 import type { TaskScope } from './policy';
 import { effectivePeople, loadIteration } from './state';
 
@@ -138,7 +139,7 @@ async function userRefs(db: Db, ids: number[]): Promise<Map<number, TUserRef>> {
 }
 
 /**
- * GET tasks/{id}/ (domain.md §7): the task with everything its screen shows, computed at read time:
+ * GET tasks/{id}/ (docs/rules.md §API): the task with everything its screen shows, computed at read time:
  * readiness from the predecessor tasks (`stagePredecessors` on the stored graph), overdue, the
  * effective people and due date (`effectiveAssignment`), the latest round, history oldest first.
  */

@@ -14,7 +14,7 @@ const refusals =
   '403 without the right; 409 when the status does not allow it or the reviewer already reacted in this round ' +
   '(`rule` names the engine rule); the transition, its history and its effects are one transaction on the row-locked task.';
 
-/** Tasks: details, the engine's transitions, edits and My work lists (domain.md §3, §7). */
+/** Tasks: details, the engine's transitions, edits and My work lists (docs/rules.md §Tasks, §API). */
 export const tasksRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
   const signedIn = { onRequest: app.authenticate };
 

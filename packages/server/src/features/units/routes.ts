@@ -21,7 +21,7 @@ const bearer = [{ bearer: [] }];
 const tags = ['units'];
 const forbidden = 'Non-members of the workspace get 404; members without the right 403.';
 
-/** Units of a project and their tasks (product.md §2, §5; domain.md §3, §7, §8). */
+/** Units of a project and their tasks (docs/rules.md §Web, §Pipelines, §Tasks, §API, §Limits). */
 export const unitsRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
   const signedIn = { onRequest: app.authenticate };
 

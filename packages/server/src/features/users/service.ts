@@ -50,7 +50,7 @@ export async function updateProfile(
     if (!member) throw new FieldError({ recent_workspace: ['You are not a member of this workspace.'] });
   }
   if (patch.onboarding !== undefined && patch.onboarding !== 'done') {
-    // Finished is final: the quickstart is never offered again (product.md §2 onboarding).
+    // Finished is final: the quickstart is never offered again (docs/rules.md §Web).
     const current = await loadUser(ctx, actor.id);
     if (current.onboarding === 'done') throw new FieldError({ onboarding: ['The quickstart is already finished.'] });
   }
@@ -98,7 +98,7 @@ export async function changePassword(
 }
 
 /**
- * POST users/me/email/ (product.md §5): an unchanged e-mail changes nothing; with 2FA off the
+ * POST users/me/email/ (docs/rules.md §Accounts): an unchanged e-mail changes nothing; with 2FA off the
  * e-mail cannot change; otherwise, with a code sent to the current address, a confirmation link
  * goes to the new one. Answers the translated-key detail.
  */

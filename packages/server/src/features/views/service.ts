@@ -1,10 +1,10 @@
 import { and, asc, eq, or, sql } from 'drizzle-orm';
-import { can, ViewKinds, type TView, type TViewPatch, type ZViewCreate } from '@stageline/shared';
+import { can, personName, ViewKinds, type TView, type TViewPatch, type ZViewCreate } from '@stageline/shared';
 import type { z } from 'zod';
 import { schema, type Db } from '../../db';
 import { AppError } from '../../http/errors';
 import { authorizeProject } from '../projects';
-import { authorize, personName, type Actor } from '../workspaces';
+import { authorize, type Actor } from '../workspaces';
 
 const { savedViews, users } = schema;
 type ViewRow = typeof savedViews.$inferSelect;

@@ -4,6 +4,7 @@ import {
   AssignableRoles,
   isLanguage,
   Limits,
+  personName,
   type TAssignableRole,
   type TLanguage,
   type TPendingInvite,
@@ -20,11 +21,10 @@ import {
   type AuthContext,
   type UserRow,
 } from '../auth';
-import { renderMail } from '../mail/templates';
+import { renderMail } from '../mail';
 import { emitWebhookEvents } from '../events';
 import { notify } from '../notifications';
 import { membershipOf, authorizeIn } from './policy';
-import { personName } from './presenter';
 import { getWorkspace } from './service';
 
 const { invites, inviteLinks, memberships, users, workspaces } = schema;

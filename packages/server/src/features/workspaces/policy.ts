@@ -5,7 +5,7 @@ import { schema, type Db } from '../../db';
 import { AppError } from '../../http/errors';
 
 /**
- * The one server module that decides permissions (product.md §6, domain.md §4). Every route of a
+ * The one server module that decides permissions (docs/rules.md §Roles). Every route of a
  * workspace's records asks it: first `actorIn` (who is the caller in that workspace: a non-member
  * gets 404, so ids do not leak), then `authorize` (403 for a member without the right). The table
  * itself is `Permissions` in `@stageline/shared`; this module only applies it.

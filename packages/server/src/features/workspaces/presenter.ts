@@ -1,9 +1,4 @@
-import type { TAssignableRole, TRole, TWorkspace, TWorkspaceUser } from '@stageline/shared';
-
-/** How a person is named in lists and mails: first and last name, else the username. */
-export function personName(user: { firstName: string; lastName: string; username: string }): string {
-  return [user.firstName, user.lastName].filter(Boolean).join(' ') || user.username;
-}
+import { personName, type TAssignableRole, type TRole, type TWorkspace, type TWorkspaceUser } from '@stageline/shared';
 
 export type WorkspaceRow = {
   id: number;

@@ -54,7 +54,7 @@ const ZKeyParams = z.object({ key: z.string().min(1).max(128) });
 const forbidden = 'Non-members get 404; members without the right 403.';
 
 /**
- * Workspaces, their team, direct invites and the invite link (product.md §2–§6, domain.md §7). Every
+ * Workspaces, their team, direct invites and the invite link (docs/rules.md §Web, §Roles, §API). Every
  * handler asks the policy module (`policy.ts`) through its service.
  */
 export const workspacesRoutes: FastifyPluginAsyncZod<{ ctx: AuthContext }> = async (app, { ctx }) => {

@@ -4,6 +4,7 @@ import {
   AssignableRoles,
   checkRemoval,
   checkRoleChange,
+  personName,
   Roles,
   type TAssignableRole,
   type TBulkResult,
@@ -17,7 +18,7 @@ import { schema, type Db } from '../../db';
 import { AppError } from '../../http/errors';
 import { emitWebhookEvents } from '../events';
 import { actorIn, authorizeIn } from './policy';
-import { personName, presentMember, presentPendingInvite, presentWorkspace } from './presenter';
+import { presentMember, presentPendingInvite, presentWorkspace } from './presenter';
 
 const { workspaces, memberships, users, invites } = schema;
 
@@ -183,8 +184,8 @@ async function namesOf(db: Db, workspaceId: number, ids: number[]): Promise<Map<
 type BulkOptions = { userId: number; workspaceId: number; targets: number[]; t: TFunction };
 
 /**
- * Applies `apply` to each distinct target and reports per-user failures with `message` (product.md
- * §8: bulk actions report success and error counts on partial results).
+ * Applies `apply` to each distinct target and reports per-user failures with `message` (docs/rules.md
+ * §Web: bulk actions report how many succeeded and how many failed).
  */
 async function bulk(
   db: Db,

@@ -8,7 +8,7 @@ export class ChunkLoadTimeoutError extends Error {
   }
 }
 
-/** Rejects when `promise` has not settled within `ms` (product.md §9: 120 s for a script chunk). */
+/** Rejects when `promise` has not settled within `ms` (docs/rules.md §Limits: 120 s for a script chunk). */
 export function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const timer = setTimeout(() => reject(new ChunkLoadTimeoutError()), ms);

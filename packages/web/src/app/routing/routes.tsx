@@ -18,7 +18,7 @@ import { lazyScreen } from './lazy-screen';
 /** The last crumb of edit screens: a noun where the language has one ('Edit_screen'), not the button's verb. */
 const edit: TRouteHandle = { crumb: (_params, t) => ({ label: t('Edit', { context: 'screen' }) }) };
 
-/** Every route of product.md §2; each screen is a lazily loaded chunk. */
+/** Every route of docs/rules.md §Web; each screen is a lazily loaded chunk. */
 export const routes: RouteObject[] = [
   {
     path: '/',
@@ -85,7 +85,7 @@ export const routes: RouteObject[] = [
           },
           {
             path: 'workspaces/:workspaceId',
-            lazy: lazyScreen(() => import('../../features/workspaces/routes/workspace')),
+            lazy: lazyScreen(() => import('./workspace-screen')),
           },
           {
             path: 'workspaces/:workspaceId/settings',

@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { StatusScreen } from '../../shared/ui/status-screen';
 
-/** product.md §2: in maintenance mode every screen is replaced by this text. */
+/** docs/rules.md §Web: in maintenance mode every screen is replaced by this text. */
 export function MaintenanceScreen() {
   const { t } = useTranslation();
   return (

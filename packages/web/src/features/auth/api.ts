@@ -15,7 +15,7 @@ import { api, ApiError } from '../../shared/api';
 import { queryClient } from '../../shared/api/query-client';
 
 /**
- * The calls of accounts and sign-in (domain.md §7). Sign-in calls are `anonymous` (no bearer, and
+ * The calls of accounts and sign-in (docs/rules.md §API). Sign-in calls are `anonymous` (no bearer, and
  * a 401 means wrong credentials, not a lost session) and `silent`: the screens show their errors.
  */
 type TEphemeral = z.infer<typeof ZEphemeral>;

@@ -1,16 +1,16 @@
 import { lazy } from 'react';
 
-/** What the rest of the app may use of the auth feature (STYLE.md: features talk through exports). */
+/** What the rest of the app may use of the auth feature (docs/architecture.md §Layers: features talk through exports). */
 export { RequireSession } from './components/require-session';
 export { UserAvatar } from './components/user-avatar';
 export { CodeInput } from './components/code-input';
 export { ResendCodeButton } from './components/resend-code-button';
 export { PasswordStrengthMeter } from './components/password-strength-meter';
 export { SessionKeeper } from './session/session-keeper';
-export { displayName, signIn, signOut, useCurrentUser, useSession, type TSessionStatus } from './session/session';
-export { loginPath, sanitizeNext } from './session/next-path';
-export { meQueryKey, meQueryOptions, oauthProvidersQueryOptions, sendCode, startOAuthLink } from './api';
-export { passwordMismatch, withPasswordConfirm } from './lib/password-confirm';
+export { displayName, useCurrentUser, useSession } from './session/session';
+export { loginPath } from './session/next-path';
+export { meQueryKey, oauthProvidersQueryOptions, sendCode, startOAuthLink } from './api';
+export { withPasswordConfirm } from './lib/password-confirm';
 /** The sign-in and sign-up forms, for screens that offer them in place (the quickstart); loaded lazily. */
 export const LoginPanel = lazy(() => import('./routes/login'));
 export const RegisterPanel = lazy(() => import('./routes/register'));

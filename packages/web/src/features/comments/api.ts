@@ -4,8 +4,8 @@ import { api } from '../../shared/api';
 import { queryClient } from '../../shared/api/query-client';
 
 /**
- * Comment calls (domain.md §7). Calls are `silent`: the panel says 'Data was not saved' itself
- * (product.md §8). A thread is one infinite query, newest page last: the first load shows the latest
+ * Comment calls (docs/rules.md §API). Calls are `silent`: the panel says 'Data was not saved' itself
+ * (docs/rules.md §Web). A thread is one infinite query, newest page last: the first load shows the latest
  * page and 'Show earlier' prepends older ones. Answers of the panel's own calls and live `comment`
  * events are written into the cache by id, so both paths agree and nothing is shown twice.
  */

@@ -4,9 +4,9 @@ import { api } from '../../shared/api';
 import { queryClient } from '../../shared/api/query-client';
 
 /**
- * Notification calls (domain.md §7). Everything lives under `['notifications']`, so one
+ * Notification calls (docs/rules.md §API). Everything lives under `['notifications']`, so one
  * invalidation (a call here, a live `notification` event) refreshes the list and the unread badge.
- * Calls are `silent`: the screen says 'Data was not saved' itself (product.md §8).
+ * Calls are `silent`: the screen says 'Data was not saved' itself (docs/rules.md §Web).
  */
 export type TNotificationFilter = 'all' | 'unread';
 

@@ -1,6 +1,5 @@
-/** What the rest of the app may use of the notifications feature (STYLE.md: features talk through exports). */
+/** What the rest of the app may use of the notifications feature (docs/architecture.md §Layers: features talk through exports). */
 export { LiveEvents } from './live/live-events';
 export { UnreadBadge } from './components/unread-badge';
 export { NotificationsBell } from './components/notifications-bell';
-export { notificationKeys, useUnreadCount } from './api';
-export { askBrowserPermission, browserPermission, type TBrowserPermission } from './lib/browser-notifications';
+export { askBrowserPermission, browserPermission } from './lib/browser-notifications';

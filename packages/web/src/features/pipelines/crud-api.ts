@@ -15,7 +15,7 @@ import { projectKeys } from '../projects';
  * Pipeline list, create, edit and delete (issue 5). The record lives under `['pipelines', id]`
  * as the whole ZPipeline, the key and shape the diagram screens read, so both share one cache
  * entry; lists live under `['pipelines', 'list', projectId]`. Calls are `silent`: the record
- * loader and the forms say what went wrong (product.md §8).
+ * loader and the forms say what went wrong (docs/rules.md §Web).
  */
 export type TPipelineCreate = z.infer<typeof ZPipelineCreate>;
 export type TPipelinePatch = z.infer<typeof ZPipelinePatch>;

@@ -6,6 +6,6 @@
  */
 export { PipelineDiagram } from './components/pipeline-diagram';
 export { pipelineQuery, usePipeline } from './api';
-export { pipelinesQueryOptions, usePipelines } from './crud-api';
+export { usePipelines } from './crud-api';
 export { needsLayout, pipelineToSnapshot, quickPositions, type TFlowNode } from './lib/graph-model';
 export { layoutGraph } from './lib/layout';

@@ -6,7 +6,7 @@ import { queryClient } from '../../shared/api/query-client';
 
 /**
  * Project calls (issue 5). Reads and mutations are `silent`: the record loader and the forms say
- * what went wrong in product.md §8's words. `projectKeys.detail(id)` is `['projects', id]`, the key
+ * what went wrong in the words of docs/rules.md §Web. `projectKeys.detail(id)` is `['projects', id]`, the key
  * the pipelines feature reads the project under too.
  */
 export type TProjectCreate = z.infer<typeof ZProjectCreate>;

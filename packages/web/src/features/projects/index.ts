@@ -1,15 +1,8 @@
-/** What the rest of the app may use of the projects feature (STYLE.md: features talk through exports). */
+/** What the rest of the app may use of the projects feature (docs/architecture.md §Layers: features talk through exports). */
 export { ProjectCrumb } from './components/project-crumb';
 export { ProjectList } from './components/project-list';
 export { useWorkspaceRole } from './hooks/use-project-role';
 export { useOpenProject } from './hooks/use-open-project';
-export {
-  projectKeys,
-  projectQueryOptions,
-  projectsQueryOptions,
-  useCreateProject,
-  useProject,
-  useProjects,
-} from './api';
-export { initialReviewDefaults, projectBody, ProjectForm, type TProjectFormValues } from './components/project-form';
+export { projectKeys, projectsQueryOptions, useCreateProject, useProject, useProjects } from './api';
+export { initialReviewDefaults, projectBody, ProjectForm } from './components/project-form';
 export { useProjectRecord } from './hooks/use-project-record';

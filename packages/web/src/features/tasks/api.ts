@@ -1,9 +1,8 @@
 import { infiniteQueryOptions, queryOptions, useInfiniteQuery, useMutation, useQuery } from '@tanstack/react-query';
-import { z } from 'zod';
+import type { z } from 'zod';
 import {
   ZTask,
   ZTaskList,
-  ZWorkspaceUser,
   type TTask,
   type ZReject,
   type ZReview,
@@ -12,18 +11,16 @@ import {
 } from '@stageline/shared';
 import { api } from '../../shared/api';
 import { queryClient } from '../../shared/api/query-client';
-import { workspaceKeys } from '../workspaces';
 
 /**
- * Task calls (domain.md §7). Every call is `silent`: the task screen says 'Task update error' with
- * the server's detail itself (product.md §8). A changed task is put under its own key and the lists
+ * Task calls (docs/rules.md §API). Every call is `silent`: the task screen says 'Task update error' with
+ * the server's detail itself (docs/rules.md §Web). A changed task is put under its own key and the lists
  * that may show it (My work, the unit, the matrix) are refreshed.
  */
 export type TTaskPatch = z.infer<typeof ZTaskPatch>;
 export type TReview = z.infer<typeof ZReview>;
 export type TReject = z.infer<typeof ZReject>;
 export type TTaskListQuery = Partial<z.infer<typeof ZTaskListQuery>>;
-export type TMember = { id: number; name: string; username: string | null; role: string };
 
 const silent = { silent: true } as const;
 
@@ -58,26 +55,6 @@ export const taskPagesQueryOptions = (query: TTaskListQuery) =>
     getNextPageParam: (page) => page.next ?? undefined,
   });
 export const useTaskPages = (query: TTaskListQuery) => useInfiniteQuery(taskPagesQueryOptions(query));
-
-/**
- * GET workspaces/{id}/users/, reduced to the members who accepted: the people a task can be given
- * to. Under the workspace's users key, so a team change refreshes it too.
- */
-export const membersQueryOptions = (workspaceId: number) =>
-  queryOptions({
-    queryKey: [...workspaceKeys.users(workspaceId), 'accepted'] as const,
-    queryFn: async ({ signal }): Promise<TMember[]> =>
-      z
-        .array(ZWorkspaceUser)
-        .parse(await api.get(`workspaces/${workspaceId}/users/`, { signal, silent: true }))
-        .flatMap((u) =>
-          u.status === 'accepted' && u.user_id !== null
-            ? [{ id: u.user_id, name: u.name, username: u.username, role: u.role }]
-            : [],
-        ),
-  });
-export const useMembers = (workspaceId: number | null | undefined) =>
-  useQuery({ ...membersQueryOptions(workspaceId ?? 0), enabled: workspaceId != null });
 
 /** The task the server answered, in its own entry; lists, units and matrices that show it refresh. */
 function remember(task: TTask) {

@@ -16,9 +16,9 @@ import { api, ApiError } from '../../shared/api';
 import { queryClient } from '../../shared/api/query-client';
 
 /**
- * Unit calls (domain.md §7) and the matrix's pages. Everything lives under `['units', …]`, so a task
+ * Unit calls (docs/rules.md §API) and the matrix's pages. Everything lives under `['units', …]`, so a task
  * change (the tasks feature invalidates `['units']`) refreshes units and matrices alike. Calls are
- * `silent`: the record loader and the forms say what went wrong (product.md §8).
+ * `silent`: the record loader and the forms say what went wrong (docs/rules.md §Web).
  */
 export type TUnitCreate = z.infer<typeof ZUnitCreate>;
 export type TUnitPatch = z.infer<typeof ZUnitPatch>;

@@ -1,3 +1,3 @@
-/** What the rest of the app may use of the units feature (STYLE.md: features talk through exports). */
-export { unitKeys, unitQueryOptions, useUnit } from './api';
+/** What the rest of the app may use of the units feature (docs/architecture.md §Layers: features talk through exports). */
+export { unitKeys, unitQueryOptions } from './api';
 export { UnitCrumbs } from './components/unit-crumbs';

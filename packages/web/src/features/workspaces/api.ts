@@ -17,7 +17,7 @@ import { queryClient } from '../../shared/api/query-client';
 
 /**
  * Workspace, team and invite calls (issue 4). Mutations are `silent`: each screen says what went
- * wrong in its own words (product.md §8). Keys are scoped by workspace id, so invalidating
+ * wrong in its own words (docs/rules.md §Web). Keys are scoped by workspace id, so invalidating
  * `workspaceKeys.detail(id)` refreshes the workspace with its team and link.
  */
 export type TInviteLink = z.infer<typeof ZInviteLink>;
@@ -222,5 +222,5 @@ export const useDisableInviteLink = (id: number) =>
     onSuccess: () => queryClient.setQueryData(workspaceKeys.link(id), null),
   });
 
-/** The address to share for a link token (product.md §2: `i/{token}`). */
+/** The address to share for a link token (docs/rules.md §Web: `i/{token}`). */
 export const inviteLinkUrl = (token: string) => `${window.location.origin}${paths.inviteLink(token)}`;

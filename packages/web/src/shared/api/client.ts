@@ -106,7 +106,7 @@ function asFieldErrors(body: unknown): TFieldErrors | undefined {
 }
 
 /**
- * The one way the web app talks to the API (product.md §7, §8): base URL, `Accept-Language`,
+ * The one way the web app talks to the API (docs/rules.md §Web): base URL, `Accept-Language`,
  * bearer token, JSON or multipart bodies, and the transport rules of the error catalogue: slow
  * answers, unavailable server, token refresh with retries, logout on other 401s, and toasts for
  * `detail` and `message`.

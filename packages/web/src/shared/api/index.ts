@@ -38,7 +38,7 @@ export const api = createApiClient({
   lock: refreshLock,
 });
 
-/** The debug flag of product.md §9 (off by default; the server's DEBUG setting turns it on). */
+/** The debug flag of docs/rules.md §Web (off by default; the server's DEBUG setting turns it on). */
 export function setDebug(on: boolean): void {
   debugEnabled = on;
 }

@@ -5,7 +5,7 @@ import { fieldErrors } from './zod-resolver';
 const toastedByTransport = new Set([0, 408, 502, 503, 504]);
 
 /**
- * Spreads a failed form call over the form (domain.md §6): errors of known fields go on those
+ * Spreads a failed form call over the form (docs/rules.md §API): errors of known fields go on those
  * fields through `setErrors`, and what is left becomes the one message for the form's inline alert.
  * Null means nothing more to show: the fields carry it, or the transport already toasted it. A 429
  * keeps the server's translated message; other errors of unknown fields keep theirs; a whole-request

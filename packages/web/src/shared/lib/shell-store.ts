@@ -1,7 +1,7 @@
 import { create } from 'zustand';
 
 type ShellState = {
-  /** A global error: the fatal error screen replaces the page (product.md §2). */
+  /** A global error: the fatal error screen replaces the page (docs/rules.md §Web). */
   fatalError: string | null;
   /** A page-level notice, such as the server being unreachable. */
   pageError: string | null;

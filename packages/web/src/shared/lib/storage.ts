@@ -2,7 +2,7 @@ import { StorageKeys } from '@stageline/shared';
 
 /**
  * localStorage that never throws (private mode, quota, disabled storage) and reads JSON safely.
- * Every key the app stores is named in StorageKeys (product.md §3).
+ * Every key the app stores is named in StorageKeys (docs/rules.md §Web).
  */
 export const storage = {
   get(key: string): string | null {
@@ -41,7 +41,7 @@ export const storage = {
   },
 };
 
-/** What logging out forgets (product.md §4): tokens, current workspace, last project. */
+/** What logging out forgets (docs/rules.md §Web): tokens, current workspace, last project. */
 export function clearSessionStorage(): void {
   storage.remove(StorageKeys.authTokens);
   storage.remove(StorageKeys.currentWorkspace);

@@ -4,9 +4,9 @@ import type { z } from 'zod';
 type TTranslate = (key: string, params?: Record<string, unknown>) => string;
 
 /**
- * Validates a Mantine form with a shared zod schema (STYLE.md §2) and translates each issue's
- * message, an i18n key, with its `{{min}}`/`{{max}}` parameters. The first issue of a field wins;
- * nested paths become Mantine's dotted paths (`items.0.name`).
+ * Validates a Mantine form with the zod schema the API uses (one schema, in packages/shared) and
+ * translates each issue's message, an i18n key, with its `{{min}}`/`{{max}}` parameters. The first
+ * issue of a field wins; nested paths become Mantine's dotted paths (`items.0.name`).
  */
 export function zodResolver<TValues>(schema: z.ZodType, t: TTranslate) {
   return (values: TValues): Record<string, string> => {

@@ -1,4 +1,4 @@
-/** The generic record loader (product.md §4) every record screen uses. */
+/** The generic record loader (docs/rules.md §Web) every record screen uses. */
 export {
   parseRecordId,
   useRecord,

@@ -5,11 +5,11 @@ import { useTranslation } from 'react-i18next';
 import { formError } from '../lib/form-errors';
 import { showToast } from '../ui/toast';
 
-/** The states of product.md §4's generic record loader, plus the two ways it cannot start. */
+/** The states of the generic record loader (docs/rules.md §Web), plus the two ways it cannot start. */
 export type TRecordStatus = 'no-id' | 'loading' | 'loaded' | 'saved' | 'deleted' | 'failed';
 
 export type TRecordOptions<T, TKey extends QueryKey, TChanges> = {
-  /** The model's name: the id is read from the URL parameter `{model}Id` (product.md §5). */
+  /** The model's name: the id is read from the URL parameter `{model}Id` (docs/rules.md §Web). */
   model: string;
   /** The translated label the messages name the record by ('Project'). */
   label: string;
@@ -39,7 +39,7 @@ export function parseRecordId(raw: string | undefined): number | null {
 }
 
 /**
- * The generic record loader (product.md §4, §5, §8) every record screen uses: reads the id from the
+ * The generic record loader (docs/rules.md §Web) every record screen uses: reads the id from the
  * URL, loads the record, and saves or deletes it with the catalogue's messages. A failed load (404
  * included) says 'Error wile loading data' and goes to the model's home route; a failed save keeps
  * the form's field errors and says 'Error wile sending data'; a delete says 'Deleted' and goes home.

@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 import classes from './page-card.module.css';
 
 /**
- * The card every record screen sits in (product.md §2): centred on large screens, full width under
+ * The card every record screen sits in (docs/rules.md §Web): centred on large screens, full width under
  * 990 px with its header kept in one horizontal row, and edge to edge under 576 px where the header
  * stacks.
  */

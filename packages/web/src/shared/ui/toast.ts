@@ -9,7 +9,7 @@ const defaults: Record<TToastKind, { title: string; color: string }> = {
   error: { title: 'Error', color: 'red' },
 };
 
-/** A toast with product.md §9's default titles; timing and position are set on <Notifications>. */
+/** A toast with the default titles of docs/rules.md §Web; timing and position are set on <Notifications>. */
 export const showToast: TNotifier = ({ kind, message, title }) => {
   notifications.show({
     title: title ?? i18n.t(defaults[kind].title),

@@ -3,7 +3,7 @@ import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Limits } from '@stageline/shared';
 
-/** The 6-digit one-time code (product.md §5), one box per digit, filled by paste or autofill too. */
+/** The 6-digit one-time code (docs/rules.md §Accounts), one box per digit, filled by paste or autofill too. */
 export function CodeInput({
   value,
   onChange,

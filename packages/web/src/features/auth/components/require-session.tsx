@@ -8,7 +8,7 @@ import { loginPath } from '../session/next-path';
 import { useSession } from '../session/session';
 
 /**
- * Lets only a signed-in user through (product.md §6): without a session it goes to
+ * Lets only a signed-in user through (docs/rules.md §Web): without a session it goes to
  * /login?next=<this page>; while users/me/ loads it shows 'Authorization...'. Renders its children,
  * or the child routes when used as a layout route.
  */

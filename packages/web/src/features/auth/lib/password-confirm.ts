@@ -5,7 +5,7 @@ export const passwordMismatch = "Passwords doesn't matches";
 
 /**
  * Adds a repeated password to a form schema, checked against `password` ('Passwords doesn't
- * matches', product.md §5). The repeat exists only in the form; it is never sent.
+ * matches', docs/rules.md §Accounts). The repeat exists only in the form; it is never sent.
  */
 export function withPasswordConfirm<TShape extends { password: typeof ZPassword }>(schema: z.ZodObject<TShape>) {
   return schema.extend({ password_confirm: z.string() }).refine(

@@ -11,7 +11,7 @@ describe('passwordStrength', () => {
     expect(passwordStrength('😀😀😀😀😀😀😀', 4).label).toBe('too short');
   });
 
-  it('maps scores 0–4 to the labels of product.md', () => {
+  it('maps scores 0–4 to the labels of docs/rules.md §Accounts', () => {
     expect([0, 1, 2, 3, 4].map((score) => passwordStrength('long enough', score).label)).toEqual([
       'extremely weak',
       'weak',

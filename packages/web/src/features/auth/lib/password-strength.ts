@@ -1,6 +1,6 @@
 import { Limits } from '@stageline/shared';
 
-/** The strength labels of product.md §5, in order of strength; they are i18n keys. */
+/** The strength labels of docs/rules.md §Accounts, in order of strength; they are i18n keys. */
 export const strengthLabels = ['too short', 'extremely weak', 'weak', 'bad', 'good', 'strong'] as const;
 export type TStrengthLabel = (typeof strengthLabels)[number];
 

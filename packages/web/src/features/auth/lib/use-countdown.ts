@@ -2,7 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 
 /**
  * Seconds left until `restart()` was called plus `seconds`; ticks every second and stops at zero.
- * Used for the resend-code button (product.md §9 otp_timeout).
+ * Used for the resend-code button (docs/rules.md §Limits otp_timeout).
  */
 export function useCountdown(seconds: number, startNow = true) {
   const [until, setUntil] = useState(() => (startNow ? Date.now() + seconds * 1000 : 0));

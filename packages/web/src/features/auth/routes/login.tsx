@@ -17,7 +17,7 @@ type TStep = { kind: 'form' } | { kind: 'code'; ephemeralToken: string; reason: 
 type TProblem = { kind: 'failed'; message: string } | { kind: 'unverified'; ephemeralToken: string | null };
 
 /**
- * `/login` (product.md §2): username or e-mail and password. The answer is either the tokens, or
+ * `/login` (docs/rules.md §Accounts): username or e-mail and password. The answer is either the tokens, or
  * an ephemeral token for the code step (2FA). An unverified e-mail answers 403 with an ephemeral
  * token, a new code having been e-mailed: the code step verifies it (and can send another).
  * After signing in the user goes back to `next` (the prop, else the query), or to /app.

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../../shared/api';
 import { describeFailure } from './oauth-return';
 
-describe('describeFailure (product.md §7: an error field or the raw data)', () => {
+describe('describeFailure (docs/rules.md §Accounts: an error field or the raw data)', () => {
   it('shows the detail, else an error field', () => {
     const detail = new ApiError(400, 'x', 'oauth_failed', undefined, {
       detail: 'Failed to login',

@@ -16,7 +16,7 @@ type TState =
   | { kind: 'failed'; message: string | null; raw: string | null };
 
 /**
- * What a failed answer shows (product.md §7: "on error an error field or the raw data is shown"):
+ * What a failed answer shows (docs/rules.md §Accounts: "on error an error field or the raw data is shown"):
  * the `detail` or `error` of the body, else the body itself.
  */
 export function describeFailure(error: unknown, fallback: string): { message: string | null; raw: string | null } {

@@ -27,7 +27,7 @@ const ZRegisterForm = withPasswordConfirm(ZRegister);
 const fields = ['username', 'email', 'password', 'first_name', 'last_name'] as const;
 
 /**
- * `/register` (product.md §2): the account, then the 6-digit code e-mailed to verify the address;
+ * `/register` (docs/rules.md §Accounts): the account, then the 6-digit code e-mailed to verify the address;
  * the code signs the new user in and the quickstart opens.
  */
 export default function RegisterScreen() {

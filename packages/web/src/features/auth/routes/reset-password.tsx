@@ -14,7 +14,7 @@ import { PasswordStrengthMeter } from '../components/password-strength-meter';
 import { withPasswordConfirm } from '../lib/password-confirm';
 
 /**
- * `/reset_pass` (product.md §2): without a token, the e-mail to send a link to; with the link's
+ * `/reset_pass` (docs/rules.md §Accounts): without a token, the e-mail to send a link to; with the link's
  * `?token=&email=`, the token is validated and a new password is chosen.
  */
 export default function ResetPasswordScreen() {

@@ -26,7 +26,7 @@ export function jwtTimes(token: string): TJwtTimes | null {
 
 /**
  * How long to wait before refreshing `access` proactively: a fifth of its lifetime ahead of the
- * expiry, between 5 s and 60 s (a minute for the 5-minute tokens of domain.md §8). Zero when it
+ * expiry, between 5 s and 60 s (a minute for the 5-minute tokens of docs/rules.md §Limits). Zero when it
  * is already due; null when the token has no readable expiry (the 401 path still refreshes it).
  */
 export function refreshDelay(access: string, now: number): number | null {

@@ -28,7 +28,7 @@ export async function signIn(tokens: TTokens): Promise<TMe | null> {
 }
 
 /**
- * Ends the session (product.md §4): revokes the refresh token on the server (a failure does not
+ * Ends the session (docs/rules.md §Web): revokes the refresh token on the server (a failure does not
  * keep anyone signed in), then forgets the tokens, current workspace, last project and the cache.
  */
 export function signOut(): Promise<void> {

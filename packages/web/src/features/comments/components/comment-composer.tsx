@@ -3,7 +3,7 @@ import { useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ZCommentPatch } from '@stageline/shared';
 import { issueOf } from '../../../shared/lib/zod-resolver';
-import type { TMember } from '../../tasks';
+import type { TMember } from '../../workspaces';
 import { activeMention, insertMention } from '../lib/mentions';
 import { CommentMarkdown } from './comment-markdown';
 import classes from './comments.module.css';

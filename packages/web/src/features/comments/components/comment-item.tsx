@@ -6,7 +6,7 @@ import type { TComment } from '@stageline/shared';
 import { useDates } from '../../../shared/i18n/use-dates';
 import { showToast } from '../../../shared/ui/toast';
 import { UserAvatar } from '../../auth';
-import type { TMember } from '../../tasks';
+import type { TMember } from '../../workspaces';
 import { useDeleteComment, useUpdateComment } from '../api';
 import { CommentComposer } from './comment-composer';
 import { CommentMarkdown } from './comment-markdown';

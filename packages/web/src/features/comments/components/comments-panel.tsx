@@ -6,13 +6,13 @@ import { can } from '@stageline/shared';
 import { showToast } from '../../../shared/ui/toast';
 import { useCurrentUser } from '../../auth';
 import { useWorkspaceRole } from '../../projects';
-import { useMembers } from '../../tasks';
+import { useMembers } from '../../workspaces';
 import { flattenThread, useCommentThread, useCreateComment, type TCommentTarget } from '../api';
 import { CommentComposer } from './comment-composer';
 import { CommentItem } from './comment-item';
 
 /**
- * The comments of a task or a unit (product.md §2): oldest first with 'Show earlier' for long
+ * The comments of a task or a unit (docs/rules.md §Web): oldest first with 'Show earlier' for long
  * threads, a composer for anyone who may comment, edit and delete for the author, delete for Admin+.
  * New comments of others arrive through the live stream (the notifications feature).
  */

@@ -7,7 +7,8 @@ import { paths, type TTaskListItem } from '@stageline/shared';
 import { useDates } from '../../../shared/i18n/use-dates';
 import { ExportCsvButton } from '../../../shared/ui/export-csv-button';
 import { PageCard } from '../../../shared/ui/page-card';
-import { TaskFlags, TaskStatusBadge, useTaskPages, type TTaskListQuery } from '../../tasks';
+import { TaskFlags, TaskStatusBadge } from '../../../shared/ui/task-status-badge';
+import { useTaskPages, type TTaskListQuery } from '../../tasks';
 import { RequireWorkspace } from '../../workspaces';
 
 /**

@@ -21,7 +21,7 @@ function requestPermission(): Promise<NotificationPermission> {
 }
 
 /**
- * Asks the browser for permission, with the messages of product.md §8 when it cannot ('Your
+ * Asks the browser for permission, with the messages of docs/rules.md §Web when it cannot ('Your
  * browser does not support notifications'), will not ('You have blocked notifications …'), or the
  * request itself failed ('Failed to turn on notifications'). True when notifications may be shown.
  */

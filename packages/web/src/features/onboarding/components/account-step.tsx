@@ -5,7 +5,7 @@ import { paths, type TMe } from '@stageline/shared';
 import { displayName, LoginPanel, RegisterPanel } from '../../auth';
 
 /**
- * Quick sign-up or sign-in in place (product.md §2 onboarding): the auth feature's own forms; once
+ * Quick sign-up or sign-in in place (docs/rules.md §Web): the auth feature's own forms; once
  * signed in, the quickstart carries on from here.
  */
 export function AccountStep({ user, onNext }: { user: TMe | null; onNext: () => void }) {

@@ -1,6 +1,6 @@
 import type { TOnboarding } from '@stageline/shared';
 
-/** The quickstart's steps, in order (product.md §2 onboarding). */
+/** The quickstart's steps, in order (docs/rules.md §Web). */
 export const QuickstartSteps = ['welcome', 'account', 'workspace', 'project', 'pipeline', 'done'] as const;
 export type TQuickstartStep = (typeof QuickstartSteps)[number];
 

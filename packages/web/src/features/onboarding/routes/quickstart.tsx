@@ -52,7 +52,7 @@ async function findRecords(user: TMe): Promise<TRecords> {
 }
 
 /**
- * `/app/quickstart` (product.md §2 onboarding): welcome and tutorial, account (sign-up or sign-in in
+ * `/app/quickstart` (docs/rules.md §Web): welcome and tutorial, account (sign-up or sign-in in
  * place for a visitor), workspace with optional invites, project, first pipeline, done. Every step
  * creates real records through the API; skipping stores `skipped`, finishing `done`.
  */

@@ -123,7 +123,7 @@ function isTyping(target: EventTarget | null) {
 }
 
 /**
- * The flow editor (product.md §2, issue 5): every graph change goes through the editor store, which
+ * The flow editor (docs/rules.md §Web, issue 5): every graph change goes through the editor store, which
  * keeps undo history and the saved baseline; this component wires React Flow, the toolbar, the
  * save flow (validation, deleted tasks, orphans, 409, cycle), the unsaved copy in localStorage and
  * the prompts before leaving.
@@ -265,7 +265,7 @@ export function FlowEditor({ pipeline, projectId }: { pipeline: TPipeline; proje
           return result;
         } catch (failure) {
           if (failure instanceof ApiError && failure.status === 409) {
-            // Nothing is lost (domain.md §2): the local copy stays until the user chooses.
+            // Nothing is lost (docs/rules.md §Pipelines): the local copy stays until the user chooses.
             const choice = await ask('conflict');
             if (choice !== 'reload' && choice !== 'overwrite') return null;
             const fresh = await queryClient.fetchQuery({ ...pipelineQuery(pipelineId), staleTime: 0 });
@@ -327,7 +327,7 @@ export function FlowEditor({ pipeline, projectId }: { pipeline: TPipeline; proje
     }
   }, [store, ask, put, showError, graphError]);
 
-  // --- editing stage settings needs a saved pipeline (product.md §5).
+  // --- editing stage settings needs a saved pipeline (docs/rules.md §Pipelines).
   const openSettings = useCallback(
     async (ids: string[]) => {
       let stageIds = ids;

@@ -2,7 +2,7 @@ import { useCallback, useMemo } from 'react';
 import { useSearchParams } from 'react-router';
 
 /**
- * The pipeline screen's view state (product.md §2) lives in the URL, so reload and back/forward
+ * The pipeline screen's view state (docs/rules.md §Web) lives in the URL, so reload and back/forward
  * restore it: `fullscreen=1`, `horizontal=1|0` (an orientation override), `stage`, `selected=1,2`,
  * `unit`, `task`. Opening things pushes a history entry; selecting replaces the current one.
  */

@@ -2,7 +2,7 @@ import { wouldCreateCycle, type TGraphErrorCode, type TNodeKind } from '@stageli
 
 /**
  * Why a connection the user is drawing cannot be made, or null when it can. The rules are the
- * shared graph rules (domain.md §2); this only asks them about one more edge.
+ * shared graph rules (docs/rules.md §Pipelines); this only asks them about one more edge.
  */
 export function connectionError(
   kinds: ReadonlyMap<string, TNodeKind>,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createEditorStore, snapshotToStored } from './editor-store';
-import { buildNode, buildPipeline } from './fixtures';
+import { buildNode, buildPipeline } from '../../../../test/pipelines';
 
 describe('editor store', () => {
   it('adds, connects, undoes and redoes', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ZGraphSave } from '@stageline/shared';
-import { buildPipeline } from './fixtures';
+import { buildPipeline } from '../../../../test/pipelines';
 import {
   applyIdMap,
   buildGraphSave,

@@ -92,7 +92,7 @@ export function nodeHandles(kind: TNodeKind, layout: TLayout): NodeHandle[] {
   return handles;
 }
 
-/** One flow node; Start and End are never deletable (product.md §5). */
+/** One flow node; Start and End are never deletable (docs/rules.md §Pipelines). */
 export function makeFlowNode(
   input: {
     id: string;

@@ -2,7 +2,7 @@ import { ClientConstants, StorageKeys, type TLayout, type TNodeKind } from '@sta
 import { storage } from '../../../shared/lib/storage';
 
 /**
- * The unsaved copy of a pipeline's graph (product.md §3, §4): kept under `pipelineState_{id}` with
+ * The unsaved copy of a pipeline's graph (docs/rules.md §Web): kept under `pipelineState_{id}` with
  * the moment it was written, offered back when the editor opens, dropped after 15 days.
  */
 export type TStoredNode = { id: string; kind: TNodeKind; name: string; x: number; y: number };
@@ -47,7 +47,7 @@ export function clearPipelineState(pipelineId: number | string): void {
 }
 
 /**
- * Removes unsaved pipeline copies older than 15 days (product.md §4). Skipped in maintenance mode,
+ * Removes unsaved pipeline copies older than 15 days (docs/rules.md §Web). Skipped in maintenance mode,
  * when nobody can save them yet and they would otherwise expire unseen. Unreadable copies go too.
  */
 export function purgeStalePipelineStates(options: { maintenance: boolean; now?: number }): number {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildNode } from './fixtures';
+import { buildNode } from '../../../../test/pipelines';
 import { blankMixed, changedFields, commonSettings, StageFields } from './stage-patch';
 
 describe('bulk stage patch', () => {

@@ -10,7 +10,7 @@ import { clearAvatar, uploadAvatar } from '../api';
 
 const avatarTypes = ['image/png', 'image/jpeg', 'image/webp'];
 
-/** Why a file cannot be an avatar (PNG, JPEG or WebP up to 2 MB, domain.md §8), or null. */
+/** Why a file cannot be an avatar (PNG, JPEG or WebP up to 2 MB, docs/rules.md §Limits), or null. */
 export function avatarProblem(file: { type: string; size: number }): 'type' | 'size' | null {
   if (!avatarTypes.includes(file.type)) return 'type';
   if (file.size > Limits.avatar.maxBytes) return 'size';

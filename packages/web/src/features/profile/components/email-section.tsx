@@ -14,7 +14,7 @@ import { Section } from '../../../shared/ui/section';
 const ZEmailForm = ZEmailChange.pick({ email: true });
 
 /**
- * E-mail change (product.md §5): only with 2FA on; an unchanged address changes nothing; the
+ * E-mail change (docs/rules.md §Accounts): only with 2FA on; an unchanged address changes nothing; the
  * change is confirmed in a dialog, then by a code, and finally through the link sent to the new
  * address (`/change_email`).
  */

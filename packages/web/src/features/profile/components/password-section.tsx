@@ -14,7 +14,7 @@ import { Section } from '../../../shared/ui/section';
 type TValues = { code: string; password: string; password_confirm: string };
 const ZPasswordForm = withPasswordConfirm(ZPasswordChange);
 
-/** Password change (product.md §5): a code e-mailed for it, then the new password twice. */
+/** Password change (docs/rules.md §Accounts): a code e-mailed for it, then the new password twice. */
 export function PasswordSection({ user }: { user: TMe }) {
   const { t } = useTranslation();
   const [opened, setOpened] = useState(false);

@@ -9,7 +9,7 @@ import { setTwoFactor } from '../api';
 import { CodeModal } from './code-modal';
 import { Section } from '../../../shared/ui/section';
 
-/** Two-factor authentication on or off, each change confirmed by an e-mailed code (product.md §4). */
+/** Two-factor authentication on or off, each change confirmed by an e-mailed code (docs/rules.md §Accounts). */
 export function TwoFactorSection({ user }: { user: TMe }) {
   const { t } = useTranslation();
   const [opened, setOpened] = useState(false);

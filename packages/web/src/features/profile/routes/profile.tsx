@@ -13,7 +13,7 @@ import { SessionsSection } from '../components/sessions-section';
 import { TimeZoneSection } from '../components/time-zone-section';
 import { TwoFactorSection } from '../components/two-factor-section';
 
-/** `/app/profile` (product.md §2): who you are, how you sign in, what we tell you, where you are signed in. */
+/** `/app/profile` (docs/rules.md §Web): who you are, how you sign in, what we tell you, where you are signed in. */
 export default function ProfileScreen() {
   const { t } = useTranslation();
   const user = useCurrentUser();

@@ -27,8 +27,8 @@ export function projectBody(values: TProjectFormValues) {
 }
 
 /**
- * Name, description and the review settings new stages of the project start with (product.md §4:
- * 'configured per project'). `testPrefix` is `project-create` or `project-edit`.
+ * Name, description and the review settings new stages of the project start with (docs/rules.md
+ * §Pipelines). `testPrefix` is `project-create` or `project-edit`.
  */
 export function ProjectForm({
   initialValues,

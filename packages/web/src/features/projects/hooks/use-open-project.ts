@@ -7,7 +7,7 @@ import { meQueryKey, useSession } from '../../auth';
 import { setCurrentWorkspaceId, useCurrentWorkspaceId } from '../../workspaces';
 
 /**
- * Opening a project (product.md §4) stores it as `lastProject` and, when it belongs to another
+ * Opening a project (docs/rules.md §Web) stores it as `lastProject` and, when it belongs to another
  * workspace than the current one, switches to that workspace in place: like `useSwitchWorkspace`
  * it remembers `recent_workspace` and stores `current_workspace`, but it stays on this page.
  */

@@ -4,13 +4,13 @@ import { useTranslation } from 'react-i18next';
 import { ZReview, type TTask } from '@stageline/shared';
 import { issueOf } from '../../../shared/lib/zod-resolver';
 import type { TReject } from '../api';
-import { TaskStatusBadge } from './task-status-badge';
+import { TaskStatusBadge } from '../../../shared/ui/task-status-badge';
 
 /** The choice of what a rejection sends back: this task (`[]`) or some predecessor stages. */
 type TChoice = { self: boolean; stages: number[] };
 
 /**
- * Reject with an optional comment (domain.md §3). With two or more predecessor stages the person
+ * Reject with an optional comment (docs/rules.md §Tasks). With two or more predecessor stages the person
  * must choose which go back for revision, or "this task" (an empty `return_to`); with one, sending
  * it back is an option; with none, the task goes to Edit.
  */

@@ -24,7 +24,7 @@ import { showTaskUpdateError } from './task-errors';
 const asMode = (mode: string): TReviewMode | null =>
   (ReviewModes as readonly string[]).includes(mode) ? (mode as TReviewMode) : null;
 
-/** What the caller may do with the task, from the same rules the server applies (product.md §6). */
+/** What the caller may do with the task, from the same rules the server applies (docs/rules.md §Roles). */
 export function taskAbilities(task: TTask, userId: number | null) {
   const role = task.role as TRole;
   const isAssignee = userId !== null && task.assignees.some((a) => a.id === userId);
@@ -98,9 +98,17 @@ export function TaskActions({ task, userId }: { task: TTask; userId: number | nu
 
   // The same actions in the command palette and on their keys (a: accept, r: reject).
   useRegisterCommands(`task-actions:${task.id}`, [
-    ...(able.start ? [{ id: 'task.start', label: t('Start the task'), run: () => void run({ kind: 'start' }, t('Task started')) }] : []),
+    ...(able.start
+      ? [{ id: 'task.start', label: t('Start the task'), run: () => void run({ kind: 'start' }, t('Task started')) }]
+      : []),
     ...(able.submit
-      ? [{ id: 'task.submit', label: t('Submit the task'), run: () => void run({ kind: 'submit' }, t('Task submitted')) }]
+      ? [
+          {
+            id: 'task.submit',
+            label: t('Submit the task'),
+            run: () => void run({ kind: 'submit' }, t('Task submitted')),
+          },
+        ]
       : []),
     ...(able.review
       ? [

@@ -6,7 +6,8 @@ import type { TTask } from '@stageline/shared';
 import { dateFormat } from '@stageline/shared/dates';
 import { useDates } from '../../../shared/i18n/use-dates';
 import { showToast } from '../../../shared/ui/toast';
-import { useMembers, useTaskCommand, type TTaskPatch } from '../api';
+import { useMembers } from '../../workspaces';
+import { useTaskCommand, type TTaskPatch } from '../api';
 import { showTaskUpdateError } from './task-errors';
 
 type TValues = { useDefaults: boolean; assignees: string[]; reviewers: string[]; due: Date | null };
@@ -20,7 +21,7 @@ const valuesOf = (task: TTask, toPicker: (value: string) => Date): TValues => ({
 });
 
 /**
- * Assignees, reviewers and due date (domain.md §3): the stage's defaults while the switch is on,
+ * Assignees, reviewers and due date (docs/rules.md §Tasks): the stage's defaults while the switch is on,
  * the task's own values once it is off. Members and above change them; others read them.
  */
 export function TaskAssignment({

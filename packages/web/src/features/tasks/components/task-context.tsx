@@ -7,7 +7,7 @@ import { useDates } from '../../../shared/i18n/use-dates';
 import { UserMarkdown } from '../../../shared/ui/user-markdown';
 import { pipelineQuery } from '../../pipelines/read-only';
 import { unitQueryOptions } from '../../units';
-import { TaskStatusBadge } from './task-status-badge';
+import { TaskStatusBadge } from '../../../shared/ui/task-status-badge';
 
 type TNeighbour = { task: number; stage: number; name: string; status: TTaskStatus };
 

@@ -5,7 +5,7 @@ import { paths, ReviewModeLabels, ReviewModes, type TReviewMode, type TTask } fr
 import { useDates } from '../../../shared/i18n/use-dates';
 import { TaskActions, taskAbilities } from './task-actions';
 import { TaskAssignment } from './task-assignment';
-import { TaskFlags, TaskStatusBadge } from './task-status-badge';
+import { TaskFlags, TaskStatusBadge } from '../../../shared/ui/task-status-badge';
 
 function Field({ label, children }: { label: string; children: React.ReactNode }) {
   return (

@@ -11,12 +11,12 @@ import { taskQueryOptions } from '../api';
 import { TaskContext } from '../components/task-context';
 import { TaskDetails } from '../components/task-details';
 import { TaskDiagram } from '../components/task-diagram';
-import { TaskStatusBadge } from '../components/task-status-badge';
+import { TaskStatusBadge } from '../../../shared/ui/task-status-badge';
 
 const tabs = ['details', 'context', 'diagram'] as const;
 type TTab = (typeof tabs)[number];
 
-/** `/app/tasks/{taskId}`: task details with the tabs of product.md §2; the open tab lives in `?tab=`. */
+/** `/app/tasks/{taskId}`: task details with the tabs of docs/rules.md §Web; the open tab lives in `?tab=`. */
 export default function TaskScreen() {
   const { t } = useTranslation();
   const record = useRecord({

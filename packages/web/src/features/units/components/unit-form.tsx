@@ -15,7 +15,7 @@ const ZUnitEditForm = ZUnitCreate.pick({ name: true, description: true });
 
 /**
  * Name, description and, when creating, the pipeline the unit runs through. Beside the pipeline, a
- * relative link to `pipelines/create` (product.md §2).
+ * relative link to `pipelines/create` (docs/rules.md §Web).
  */
 export function UnitForm({
   initialValues,

@@ -6,7 +6,7 @@ import { memo, useMemo, useRef } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { paths, TaskStatusLabels, type TMatrixPage, type TTaskCell } from '@stageline/shared';
-import { statusColors } from '../../tasks';
+import { statusColors } from '../../../shared/ui/status-colors';
 import { matrixPageQueryOptions, type TMatrixFilter } from '../api';
 import classes from './matrix.module.css';
 

@@ -36,7 +36,7 @@ type TBatchValues = {
 };
 const batchFields = ['template', 'count', 'start', 'step', 'pipeline'] as const;
 
-/** `…/units/create_multiple`: units named by a template with {count} and {project} (product.md §5). */
+/** `…/units/create_multiple`: units named by a template with {count} and {project} (docs/rules.md §Pipelines). */
 export default function UnitCreateMultipleScreen() {
   const { t } = useTranslation();
   const project = useProjectRecord();

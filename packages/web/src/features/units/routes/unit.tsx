@@ -11,7 +11,8 @@ import { UserMarkdown } from '../../../shared/ui/user-markdown';
 import { pipelineQuery } from '../../pipelines/read-only';
 import { useOpenProject, useProject, useWorkspaceRole } from '../../projects';
 import { CommentsPanel } from '../../comments';
-import { TaskFlags, TaskStatusBadge, useMembers } from '../../tasks';
+import { TaskFlags, TaskStatusBadge } from '../../../shared/ui/task-status-badge';
+import { useMembers } from '../../workspaces';
 import type { TUnitPatch } from '../api';
 import { useUnitRecord } from '../hooks/use-unit-record';
 

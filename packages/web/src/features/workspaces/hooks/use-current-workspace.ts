@@ -9,7 +9,7 @@ import {
 
 /**
  * The current workspace id, live. With none stored, the signed-in user's `recent_workspace` is
- * adopted (product.md §4: sign-in on a new device continues where the user left off).
+ * adopted (docs/rules.md §Web: sign-in on a new device continues where the user left off).
  */
 export function useCurrentWorkspaceId(): number | null {
   const stored = useSyncExternalStore(subscribeCurrentWorkspace, getCurrentWorkspaceId, () => null);

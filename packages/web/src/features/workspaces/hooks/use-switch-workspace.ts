@@ -7,7 +7,7 @@ import { meQueryKey, useSession } from '../../auth';
 import { setCurrentWorkspaceId } from '../current-workspace';
 
 /**
- * Switches workspace (product.md §4): saves the user's `recent_workspace` (PATCH users/{id}/),
+ * Switches workspace (docs/rules.md §Web): saves the user's `recent_workspace` (PATCH users/{id}/),
  * stores `current_workspace`, then navigates to `to` (default /app). The PATCH only remembers the
  * choice for the next sign-in, so its failure does not stop the switch.
  */

@@ -1,6 +1,6 @@
 import { useParams } from 'react-router';
 
-/** The `workspaceId` URL parameter as a number (product.md §5), or null when it is not one. */
+/** The `workspaceId` URL parameter as a number (docs/rules.md §Web), or null when it is not one. */
 export function useWorkspaceIdParam(): number | null {
   const { workspaceId } = useParams();
   const id = Number(workspaceId);

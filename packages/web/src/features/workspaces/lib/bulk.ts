@@ -10,7 +10,7 @@ export const userLabel = (user: Pick<TWorkspaceUser, 'name' | 'username' | 'emai
   user.name || user.username || user.email || '?';
 
 /**
- * Reports a bulk action's partial result (product.md §8): how many succeeded, how many failed, and
+ * Reports a bulk action's partial result (docs/rules.md §Web): how many succeeded, how many failed, and
  * each failure by name with the server's reason.
  */
 export function reportBulkResult(

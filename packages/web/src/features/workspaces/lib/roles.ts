@@ -1,7 +1,7 @@
 import type { TFunction } from 'i18next';
 import { AssignableRoles, type TRole } from '@stageline/shared';
 
-/** English names of roles (product.md §9), translated where shown. */
+/** English names of roles (docs/rules.md §Roles), translated where shown. */
 export function roleLabel(role: TRole, t: TFunction): string {
   switch (role) {
     case 'guest':

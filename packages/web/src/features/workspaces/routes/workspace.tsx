@@ -6,18 +6,25 @@ import { useTranslation } from 'react-i18next';
 import { can, paths, type TWorkspace } from '@stageline/shared';
 import { PageCard } from '../../../shared/ui/page-card';
 import { UserMarkdown } from '../../../shared/ui/user-markdown';
-import { ProjectList } from '../../projects';
 import { LeaveWorkspaceButton } from '../components/settings/leave-button';
 import { RoleBadge } from '../components/role-badge';
 import { WorkspaceGate } from '../components/workspace-gate';
 
-/** A workspace at a glance: who owns it, my role, its size; its projects arrive with a later issue. */
-export default function WorkspaceScreen() {
+/**
+ * A workspace at a glance: who owns it, my role, its size, and its projects. The project list comes
+ * in as `projects` (app/routing/workspace-screen.tsx puts it in), because projects build on
+ * workspaces and not the other way round (docs/architecture.md §Layers).
+ */
+export default function WorkspaceScreen({ projects }: { projects: (workspaceId: number) => ReactNode }) {
   const { t } = useTranslation();
-  return <WorkspaceGate title={t('Workspace')}>{(workspace) => <Overview workspace={workspace} />}</WorkspaceGate>;
+  return (
+    <WorkspaceGate title={t('Workspace')}>
+      {(workspace) => <Overview workspace={workspace} projects={projects} />}
+    </WorkspaceGate>
+  );
 }
 
-function Overview({ workspace }: { workspace: TWorkspace }) {
+function Overview({ workspace, projects }: { workspace: TWorkspace; projects: (workspaceId: number) => ReactNode }) {
   const { t } = useTranslation();
   const manages = can(workspace.role, 'workspace', 'update') || can(workspace.role, 'workspace', 'invite');
   return (
@@ -60,7 +67,7 @@ function Overview({ workspace }: { workspace: TWorkspace }) {
           <Title order={2} size="h4">
             {t('Projects')}
           </Title>
-          <ProjectList workspaceId={workspace.id} />
+          {projects(workspace.id)}
         </Stack>
         {!manages && workspace.role !== 'owner' ? (
           <Group>

@@ -10,7 +10,7 @@ import { forgetCurrentWorkspace } from '../../current-workspace';
 import { reportFailure } from '../../lib/report';
 import { ConfirmModal } from '../confirm-modal';
 
-/** Leaving a workspace, after a confirmation; the owner cannot leave (product.md §5). */
+/** Leaving a workspace, after a confirmation; the owner cannot leave (docs/rules.md §Roles). */
 export function LeaveWorkspaceButton({ workspace }: { workspace: TWorkspace }) {
   const { t } = useTranslation();
   const navigate = useNavigate();

@@ -24,7 +24,7 @@ export function OwnerSection({ workspace, meId }: { workspace: TWorkspace; meId:
   );
 }
 
-/** Ownership goes only to a member who accepted; I become an Admin (product.md §5, §6). */
+/** Ownership goes only to a member who accepted; I become an Admin (docs/rules.md §Roles). */
 function Delegate({ workspace, meId }: { workspace: TWorkspace; meId: number }) {
   const { t } = useTranslation();
   const users = useWorkspaceUsers(workspace.id);
@@ -99,7 +99,7 @@ function Delegate({ workspace, meId }: { workspace: TWorkspace; meId: number }) 
   );
 }
 
-/** Deleting asks to type the shown confirmation text, the workspace's name (product.md §5). */
+/** Deleting asks to type the shown confirmation text, the workspace's name (docs/rules.md §Roles). */
 function DeleteWorkspace({ workspace }: { workspace: TWorkspace }) {
   const { t } = useTranslation();
   const navigate = useNavigate();

@@ -30,7 +30,7 @@ const rowKey = (user: TWorkspaceUser) => (user.user_id !== null ? `u${user.user_
 /**
  * The team: members and pending invites, with bulk role change and removal of selected members.
  * What I may select and do comes from the shared permission rules (`checkRoleChange`,
- * `checkRemoval`); selecting myself asks first, since I may lose edit access (product.md §6).
+ * `checkRemoval`); selecting myself asks first, since I may lose edit access (docs/rules.md §Roles).
  */
 export function TeamSection({ workspace, meId }: { workspace: TWorkspace; meId: number }) {
   const { t } = useTranslation();

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { TaskStatusLabels, type TTaskStatus } from '@stageline/shared';
 import { statusColors } from './status-colors';
 
-/** A task's status as a coloured badge with its label (product.md §4). */
+/** A task's status as a coloured badge with its label (docs/rules.md §Tasks). */
 export function TaskStatusBadge({
   status,
   testId,

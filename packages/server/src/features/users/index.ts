@@ -1,0 +1,2 @@
+/** What the app uses of users: the routes. */
+export { usersRoutes } from './routes';
