@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 /**
  * One Vitest run, three projects: pure shared rules, the server's API tests (on PGlite, or on the
- * PostgreSQL server named by TEST_DATABASE_URL), and the web's unit tests in jsdom. Playwright's
+ * PostgreSQL server named by TEST_DATABASE_URL), and the web's unit tests in happy-dom. Playwright's
  * end-to-end specs live in e2e/ and are not picked up here.
  */
 export default defineConfig({
@@ -30,7 +30,7 @@ export default defineConfig({
         test: {
           name: 'web',
           include: ['packages/web/src/**/*.test.{ts,tsx}'],
-          environment: 'jsdom',
+          environment: 'happy-dom',
           setupFiles: ['packages/web/test/setup.ts'],
         },
       },

@@ -2,7 +2,7 @@ import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
 import { afterEach } from 'vitest';
 
-// jsdom lacks the media and layout APIs Mantine and React Flow ask for.
+// The test DOM (happy-dom) lacks the media and layout APIs Mantine and React Flow ask for.
 if (!window.matchMedia) {
   Object.defineProperty(window, 'matchMedia', {
     writable: true,
@@ -27,7 +27,7 @@ if (!('ResizeObserver' in window)) {
   Object.defineProperty(window, 'ResizeObserver', { writable: true, value: ResizeObserverStub });
 }
 
-// Mantine's autosize Textarea listens for web fonts loading (document.fonts), which jsdom lacks.
+// Mantine's autosize Textarea listens for web fonts loading (document.fonts), which the test DOM may lack.
 if (!('fonts' in document)) {
   Object.defineProperty(document, 'fonts', {
     configurable: true,
@@ -35,7 +35,7 @@ if (!('fonts' in document)) {
   });
 }
 
-// React Router's <ScrollRestoration> scrolls the window, which jsdom does not implement.
+// React Router's <ScrollRestoration> scrolls the window, which the test DOM does not implement.
 Object.defineProperty(window, 'scrollTo', { writable: true, value: () => undefined });
 
 afterEach(() => {

@@ -17,7 +17,7 @@ const json = (status: number, body: unknown) =>
 const fetchReturning = (response: () => Response | Promise<Response>) =>
   vi.fn(async () => response()) as unknown as typeof fetch;
 
-/** jsdom's Location cannot be spied on, so the test replaces it with a plain object. */
+/** The test DOM's Location cannot be spied on, so the test replaces it with a plain object. */
 function stubLocation(href: string) {
   const url = new URL(href);
   const location = {

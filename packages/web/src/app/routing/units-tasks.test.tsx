@@ -178,9 +178,9 @@ const matrixQueries = () =>
 describe('unit matrix', () => {
   it('asks for the first page with the filters of the URL, then the pages scrolled to', async () => {
     serve('member', matrixRoute(10_000));
-    // jsdom has no layout: the scroller is a 600 px window.
-    vi.spyOn(Element.prototype, 'clientHeight', 'get').mockReturnValue(600);
-    vi.spyOn(Element.prototype, 'clientWidth', 'get').mockReturnValue(1200);
+    // The test DOM has no layout: the scroller is a 600 px window.
+    vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockReturnValue(600);
+    vi.spyOn(HTMLElement.prototype, 'clientWidth', 'get').mockReturnValue(1200);
     renderAt('/app/projects/5/units?pipeline=7&status=review&assignee=me&overdue=true&search=shot&sort=-created');
     const matrix = await screen.findByTestId('matrix', {}, lazy);
     await waitFor(() => expect(matrix.getAttribute('data-count')).toBe('10000'), lazy);
@@ -213,8 +213,8 @@ describe('unit matrix', () => {
   it('draws only the stage columns in view of a 500-stage pipeline, in the order the server sent', async () => {
     const many = Array.from({ length: 500 }, (_, i) => ({ id: 5000 - i, name: `Stage ${i}` }));
     serve('member', matrixRoute(3, many));
-    vi.spyOn(Element.prototype, 'clientHeight', 'get').mockReturnValue(600);
-    vi.spyOn(Element.prototype, 'clientWidth', 'get').mockReturnValue(1200);
+    vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockReturnValue(600);
+    vi.spyOn(HTMLElement.prototype, 'clientWidth', 'get').mockReturnValue(1200);
     renderAt('/app/projects/5/units?pipeline=7');
     const matrix = await screen.findByTestId('matrix', {}, lazy);
     await waitFor(() => expect(matrix.getAttribute('data-count')).toBe('3'), lazy);

@@ -12,7 +12,7 @@ beforeEach(() => {
   toasts.cleanQueue();
 });
 
-// Mantine scrolls the chosen suggestion into view; jsdom has no layout to scroll.
+// Mantine scrolls the chosen suggestion into view; the test DOM has no layout to scroll.
 Element.prototype.scrollIntoView ??= () => undefined;
 
 const person = (id: number, name: string) => ({ id, name, username: name.toLowerCase() });
