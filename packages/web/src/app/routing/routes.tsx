@@ -131,7 +131,7 @@ export const routes: RouteObject[] = [
                   }),
                 } satisfies TRouteHandle,
                 children: [
-                  { index: true, lazy: lazyScreen(() => import('../../features/pipelines/routes/pipeline')) },
+                  { index: true, lazy: lazyScreen(() => import('./pipeline-screen')) },
                   {
                     path: 'edit',
                     handle: edit,

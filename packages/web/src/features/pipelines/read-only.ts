@@ -9,3 +9,4 @@ export { pipelineQuery, usePipeline } from './api';
 export { usePipelines } from './crud-api';
 export { needsLayout, pipelineToSnapshot, quickPositions, type TFlowNode } from './lib/graph-model';
 export { layoutGraph } from './lib/layout';
+export type { TPipelineFocusProps } from './routes/pipeline';

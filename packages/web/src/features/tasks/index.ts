@@ -1,3 +1,4 @@
 /** What the rest of the app may use of the tasks feature (docs/architecture.md §Layers: features talk through exports). */
 export { taskKeys, useTaskPages, type TTaskListQuery } from './api';
 export { TaskCrumbs } from './components/task-crumbs';
+export { PipelineFocus } from './components/pipeline-focus';

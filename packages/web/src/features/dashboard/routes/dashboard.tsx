@@ -142,7 +142,18 @@ function TaskRow({ task }: { task: TTaskListItem }) {
             {task.unit.name} · {task.stage.name}
           </Anchor>
           <Text size="xs" c="dimmed" truncate="end">
-            {task.project.name} · {task.pipeline.name}
+            {task.project.name} ·{' '}
+            <Anchor
+              component={Link}
+              to={`${paths.app.pipeline(task.project.id, task.pipeline.id)}?task=${task.id}`}
+              inherit
+              c="dimmed"
+              underline="always"
+              title={t('Show on the pipeline')}
+              data-testid="my-work-on-pipeline"
+            >
+              {task.pipeline.name}
+            </Anchor>
           </Text>
         </Stack>
         <Group gap="xs" wrap="nowrap">

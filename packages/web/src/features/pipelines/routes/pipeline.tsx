@@ -15,7 +15,7 @@ import {
 import { IconMaximize, IconMinimize } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { ReactFlowProvider, useReactFlow } from '@xyflow/react';
-import { useCallback, useEffect, useMemo, useState, type MouseEvent } from 'react';
+import { useCallback, useEffect, useMemo, useState, type ComponentType, type MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import {
@@ -25,7 +25,9 @@ import {
   type TLayout,
   type TPipeline,
   type TPipelineNode,
+  type TTaskStatus,
 } from '@stageline/shared';
+import { statusColors } from '../../../shared/ui/status-colors';
 import { PageCard } from '../../../shared/ui/page-card';
 import { UserMarkdown } from '../../../shared/ui/user-markdown';
 import { pipelineQuery, usePipeline, withStages } from '../api';
@@ -38,8 +40,23 @@ import { usePipelineViewState } from '../hooks/use-pipeline-view-state';
 import { needsLayout, pipelineToSnapshot, quickPositions, type TFlowNode } from '../lib/graph-model';
 import { layoutGraph } from '../lib/layout';
 
-/** `.../pipelines/{pipelineId}`: the diagram with task counters; its view state lives in the URL. */
-export default function PipelineScreen() {
+/** What the pipeline screen shows of one unit (`?unit=`) or task (`?task=`): drawn by the tasks feature. */
+export type TPipelineFocusProps = {
+  pipeline: TPipeline;
+  unitId: number | null;
+  taskId: number | null;
+  /** Opens another unit or task of the pipeline in the panel (a new history entry). */
+  onOpen: (changes: { unit?: number | null; task?: number | null }) => void;
+  /** The panel's title and the statuses to paint on the stages (stage id → status), once loaded. */
+  onShow: (shown: { title: string; statuses: Map<number, TTaskStatus> } | null) => void;
+};
+
+/**
+ * `.../pipelines/{pipelineId}`: the diagram with task counters; its view state lives in the URL. With
+ * `?unit=` or `?task=` the `Focus` given by the app paints that unit's tasks on the stages and opens
+ * it in the side panel (docs/rules.md §Web).
+ */
+export default function PipelineScreen({ Focus }: { Focus?: ComponentType<TPipelineFocusProps> }) {
   const { t } = useTranslation();
   const ids = usePipelineRouteIds();
   const pipeline = usePipeline(ids?.pipelineId ?? 0);
@@ -58,13 +75,22 @@ export default function PipelineScreen() {
     );
   return (
     <ReactFlowProvider>
-      <PipelineView pipeline={pipeline.data} projectId={ids.projectId} />
+      <PipelineView pipeline={pipeline.data} projectId={ids.projectId} Focus={Focus} />
     </ReactFlowProvider>
   );
 }
 
-function PipelineView({ pipeline, projectId }: { pipeline: TPipeline; projectId: number }) {
+function PipelineView({
+  pipeline,
+  projectId,
+  Focus,
+}: {
+  pipeline: TPipeline;
+  projectId: number;
+  Focus?: ComponentType<TPipelineFocusProps>;
+}) {
   const { t } = useTranslation();
+  const [shown, setShown] = useState<{ title: string; statuses: Map<number, TTaskStatus> } | null>(null);
   const view = usePipelineViewState();
   const flow = useReactFlow<TFlowNode>();
   const queryClient = useQueryClient();
@@ -96,14 +122,29 @@ function PipelineView({ pipeline, projectId }: { pipeline: TPipeline; projectId:
   }, [layout, view.fullscreen, flow]);
 
   const selected = useMemo(() => new Set(view.selected.map(String)), [view.selected]);
+  const focused = view.stage === null && (view.unit !== null || view.task !== null);
   const nodes = useMemo(
     () =>
       base.nodes.map((n) => {
         const position = unplaced ? (positions ?? quick)?.get(n.id) : undefined;
         const isSelected = selected.has(n.id);
-        return position || isSelected ? { ...n, position: position ?? n.position, selected: isSelected } : n;
+        // The open unit's task on this stage, in the status palette (shared/ui/status-colors.ts).
+        const status = focused ? shown?.statuses.get(Number(n.id)) : undefined;
+        const painted = status
+          ? {
+              className: `unit-status unit-status-${status}`,
+              style: {
+                outline: `3px solid var(--mantine-color-${statusColors[status]}-filled)`,
+                outlineOffset: 2,
+                borderRadius: 8,
+              },
+            }
+          : {};
+        return position || isSelected || status
+          ? { ...n, ...painted, position: position ?? n.position, selected: isSelected }
+          : n;
       }),
-    [base.nodes, positions, quick, unplaced, selected],
+    [base.nodes, positions, quick, unplaced, selected, focused, shown],
   );
 
   const onNodeClick = useCallback(
@@ -130,11 +171,12 @@ function PipelineView({ pipeline, projectId }: { pipeline: TPipeline; projectId:
     view.stage === null ? null : (pipeline.nodes.find((n) => n.id === view.stage && n.kind === 'stage') ?? null);
   const drawerTitle = stage
     ? stage.name
-    : view.task !== null
-      ? t('Task {{id}}', { id: view.task })
-      : view.unit !== null
-        ? t('Unit {{id}}', { id: view.unit })
-        : '';
+    : (shown?.title ??
+      (view.task !== null
+        ? t('Task {{id}}', { id: view.task })
+        : view.unit !== null
+          ? t('Unit {{id}}', { id: view.unit })
+          : ''));
   const drawerOpen = stage !== null || view.unit !== null || view.task !== null;
   const counters = pipeline.task_counters;
 
@@ -226,6 +268,8 @@ function PipelineView({ pipeline, projectId }: { pipeline: TPipeline; projectId:
         onClose={() => view.open({ stage: null, unit: null, task: null })}
         position="right"
         size="md"
+        // A unit or task keeps the painted diagram in sight beside the panel.
+        withOverlay={!focused}
         title={drawerTitle}
         data-testid="pipeline-view-stage-drawer"
       >
@@ -238,10 +282,14 @@ function PipelineView({ pipeline, projectId }: { pipeline: TPipeline; projectId:
               </Button>
             </Group>
           </Stack>
-        ) : drawerOpen ? (
-          <Text c="dimmed" data-testid="pipeline-view-later">
-            {t('Details will appear here in a later version.')}
-          </Text>
+        ) : focused && Focus ? (
+          <Focus
+            pipeline={pipeline}
+            unitId={view.unit}
+            taskId={view.task}
+            onOpen={(changes) => view.open(changes)}
+            onShow={setShown}
+          />
         ) : null}
       </Drawer>
       <StageSettingsDrawer

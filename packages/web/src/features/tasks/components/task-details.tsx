@@ -9,11 +9,12 @@ import { TaskFlags, TaskStatusBadge } from '../../../shared/ui/task-status-badge
 
 function Field({ label, children }: { label: string; children: React.ReactNode }) {
   return (
-    <Stack gap={2}>
+    <Stack gap={2} miw={0}>
       <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
         {label}
       </Text>
-      <div>{children}</div>
+      {/* Long names wrap rather than run into the next field (narrow side panels included). */}
+      <div style={{ overflowWrap: 'anywhere' }}>{children}</div>
     </Stack>
   );
 }

@@ -1,5 +1,5 @@
 import { Center, Loader, Skeleton, Stack, Text } from '@mantine/core';
-import { IconAlarm } from '@tabler/icons-react';
+import { IconAlarm, IconSitemap } from '@tabler/icons-react';
 import { useQueries, useQuery } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useMemo, useRef } from 'react';
@@ -58,19 +58,33 @@ const MatrixRow = memo(function MatrixRow({
   row,
   columns,
   projectId,
+  pipelineId,
 }: {
   row: TRow | undefined;
   columns: TColumns;
   projectId: number;
+  pipelineId: number;
 }) {
+  const { t } = useTranslation();
   const byStage = new Map(row?.tasks.map((task) => [task.stage, task]));
   return (
     <>
       <div className={classes.nameCell} style={{ width: NameWidth }}>
         {row ? (
-          <Link to={paths.app.unit(projectId, row.unit.id)} title={row.unit.name} data-testid="matrix-unit-link">
-            {row.unit.name}
-          </Link>
+          <>
+            <Link to={paths.app.unit(projectId, row.unit.id)} title={row.unit.name} data-testid="matrix-unit-link">
+              {row.unit.name}
+            </Link>
+            <Link
+              to={`${paths.app.pipeline(projectId, pipelineId)}?unit=${row.unit.id}`}
+              className={classes.onPipeline}
+              aria-label={t('Show on the pipeline')}
+              title={t('Show on the pipeline')}
+              data-testid="matrix-unit-pipeline"
+            >
+              <IconSitemap size={14} />
+            </Link>
+          </>
         ) : (
           <Skeleton height={12} width="70%" />
         )}
@@ -210,7 +224,7 @@ export function UnitMatrix({
                 data-index={item.index}
                 data-unit-id={row?.unit.id}
               >
-                <MatrixRow row={row} columns={columns} projectId={projectId} />
+                <MatrixRow row={row} columns={columns} projectId={projectId} pipelineId={filter.pipeline} />
               </div>
             );
           })}
