@@ -128,7 +128,7 @@ function AppShellLayout() {
                 </Tooltip>
               </>
             ) : null}
-            <Logo to={paths.app.dashboard()} />
+            <Logo to={paths.app.dashboard()} compact />
             <Box visibleFrom="sm">
               <WorkspaceSwitcher />
             </Box>

@@ -2,8 +2,8 @@ import { Group, Text } from '@mantine/core';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 
-/** The product mark: three stages joined by edges, and the name. */
-export function Logo({ to = '/' }: { to?: string }) {
+/** The product mark: three stages joined by edges, and the name (the mark alone on phones, where the header is full). */
+export function Logo({ to = '/', compact = false }: { to?: string; compact?: boolean }) {
   const { t } = useTranslation();
   return (
     <Link to={to} style={{ textDecoration: 'none', color: 'inherit' }} aria-label={t('Stageline')}>
@@ -20,7 +20,7 @@ export function Logo({ to = '/' }: { to?: string }) {
           <circle cx="22" cy="7" r="3" fill="var(--mantine-color-teal-6)" />
           <circle cx="22" cy="21" r="3" fill="var(--mantine-color-teal-6)" />
         </svg>
-        <Text fw={700} size="lg">
+        <Text fw={700} size="lg" visibleFrom={compact ? 'xs' : undefined}>
           {t('Stageline')}
         </Text>
       </Group>

@@ -136,8 +136,9 @@ function TaskRow({ task }: { task: TTaskListItem }) {
   const { formatCalendar } = useDates();
   return (
     <Paper withBorder radius="md" px="sm" py={8} data-testid="my-work-item" data-task-id={task.id}>
-      <Group justify="space-between" wrap="nowrap" gap="sm">
-        <Stack gap={0} style={{ minWidth: 0 }}>
+      {/* On a phone the flags, status and due date go under the name instead of squeezing it. */}
+      <Group justify="space-between" wrap="wrap" gap="xs">
+        <Stack gap={0} style={{ minWidth: 0, flex: '1 1 180px' }}>
           <Anchor component={Link} to={paths.app.task(task.id)} fw={500} truncate="end" data-nav-item>
             {task.unit.name} · {task.stage.name}
           </Anchor>
@@ -156,7 +157,7 @@ function TaskRow({ task }: { task: TTaskListItem }) {
             </Anchor>
           </Text>
         </Stack>
-        <Group gap="xs" wrap="nowrap">
+        <Group gap="xs" wrap="nowrap" ml="auto">
           <TaskFlags ready={task.ready} overdue={task.overdue} status={task.status} />
           <TaskStatusBadge status={task.status} />
           <Text size="sm" w={90} ta="right" c={task.overdue ? 'red' : 'dimmed'} data-testid="my-work-due">
