@@ -25,8 +25,8 @@ async function overflowing(page: Page): Promise<string[]> {
       }
       return false;
     };
-    for (const el of document.querySelectorAll<HTMLElement>('body *')) {
-      const texts = [...el.childNodes].filter((n) => n.nodeType === Node.TEXT_NODE && n.textContent?.trim());
+    for (const el of Array.from(document.querySelectorAll<HTMLElement>('body *'))) {
+      const texts = Array.from(el.childNodes).filter((n) => n.nodeType === Node.TEXT_NODE && n.textContent?.trim());
       if (!texts.length || el.offsetParent === null || inScroller(el)) continue;
       const style = getComputedStyle(el);
       if (style.textOverflow === 'ellipsis') {
@@ -42,7 +42,7 @@ async function overflowing(page: Page): Promise<string[]> {
           const range = document.createRange();
           range.setStart(node, match.index);
           range.setEnd(node, match.index + match[0].length);
-          const lines = new Set([...range.getClientRects()].map((rect) => Math.round(rect.top)));
+          const lines = new Set(Array.from(range.getClientRects()).map((rect) => Math.round(rect.top)));
           if (lines.size > 1) found.push(`${describe(el)} breaks the word "${match[0]}"`);
         }
       }
@@ -59,7 +59,7 @@ test('main screens at 400 and 1280 px, light and dark, English and Russian: no s
   request,
 }) => {
   test.setTimeout(180_000);
-  const lead = await registerUser(request, { firstName: 'Nadezhda', lastName: 'Konstantinopolskaya' });
+  const lead = await registerUser(request, { firstName: 'Konstantin' });
   const team = await teamWorkspace(request, lead, [], uniqueName('Narrow studio workspace'));
   const flow = await oneStagePipeline(request, lead, team.project, { default_assignees: [lead.id], default_reviewers: [lead.id] }, [
     'Harbour establishing shot 010',
@@ -90,11 +90,11 @@ test('main screens at 400 and 1280 px, light and dark, English and Russian: no s
   for (const [theme, language] of looks) {
     const page = await openAs(browser, baseURL, lead, team.workspace);
     await page.evaluate(
-      ([scheme, lang]) => {
+      ({ scheme, lang }) => {
         localStorage.setItem('theme', scheme);
         localStorage.setItem('language', lang);
       },
-      [theme, language],
+      { scheme: theme, lang: language },
     );
     for (const width of [400, 1280]) {
       await page.setViewportSize({ width, height: 800 });
