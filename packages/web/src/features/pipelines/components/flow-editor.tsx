@@ -262,7 +262,7 @@ export function FlowEditor({ pipeline, projectId }: { pipeline: TPipeline; proje
           >
             {dirty ? t('Unsaved changes') : t('Saved')}
           </Badge>
-          <Text size="sm" c="dimmed">
+          <Text size="sm" c="dimmed" data-testid="flow-stage-count" data-count={stageCount}>
             {t('{{count}} stages', { count: stageCount })}
           </Text>
         </Group>

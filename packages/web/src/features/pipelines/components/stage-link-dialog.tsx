@@ -24,6 +24,12 @@ export function StageLinkDialog({
 }) {
   const { t } = useTranslation();
   const [value, setValue] = useState<string | null>(null);
+  const [listOpen, setListOpen] = useState(false);
+  const confirm = () => {
+    if (!value) return;
+    setValue(null);
+    onConfirm(value);
+  };
   const close = () => {
     setValue(null);
     onClose();
@@ -41,9 +47,7 @@ export function StageLinkDialog({
       <form
         onSubmit={(event) => {
           event.preventDefault();
-          if (!value) return;
-          setValue(null);
-          onConfirm(value);
+          confirm();
         }}
       >
         <Stack>
@@ -59,6 +63,15 @@ export function StageLinkDialog({
               data={options}
               value={value}
               onChange={setValue}
+              onDropdownOpen={() => setListOpen(true)}
+              onDropdownClose={() => setListOpen(false)}
+              onKeyDown={(event) => {
+                // The select keeps Enter to itself; with its list closed, Enter confirms the choice.
+                if (event.key === 'Enter' && !listOpen && value) {
+                  event.preventDefault();
+                  confirm();
+                }
+              }}
               comboboxProps={{ withinPortal: false }}
               data-testid="flow-link-select"
             />

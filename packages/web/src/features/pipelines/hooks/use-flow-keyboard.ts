@@ -191,7 +191,7 @@ export function useFlowKeyboard({
         }
         const added = addStage(afterPosition(node, s.layout === 'horizontal'), id);
         if (!added) return;
-        announce(t('Stage {{name}} added after {{after}}', { name: nameOf(added), after: nameOf(id) }));
+        announce(t('{{name}} added after {{after}}', { name: nameOf(added), after: nameOf(id) }));
         focusNode(added);
       } else if (key === 'c' || key === 'd') {
         handled();
