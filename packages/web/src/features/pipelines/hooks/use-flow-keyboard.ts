@@ -89,15 +89,18 @@ export function useFlowKeyboard({
     (id: string) => {
       lastFocusedRef.current = id;
       let tries = 0;
+      let centred = false;
       const attempt = () => {
         const element = document.querySelector<HTMLElement>(`.react-flow__node[data-id="${CSS.escape(id)}"]`);
         if (element) {
           element.focus();
           return;
         }
-        if (tries === 0) {
+        // Not drawn a frame after: outside the view, which centres on it.
+        if (!centred && tries > 0) {
           const node = flow.getInternalNode(id);
           if (node) {
+            centred = true;
             const { width, height } = sizeOf(node);
             void flow.setCenter(
               node.internals.positionAbsolute.x + width / 2,
@@ -109,9 +112,10 @@ export function useFlowKeyboard({
           }
         }
         tries += 1;
-        if (tries < 20) requestAnimationFrame(attempt);
+        if (tries < 30) requestAnimationFrame(attempt);
       };
-      requestAnimationFrame(attempt);
+      // At once when the node is drawn, so keys pressed in quick succession each start from it.
+      attempt();
     },
     [flow, lastFocusedRef],
   );
