@@ -2,6 +2,7 @@ import '@xyflow/react/dist/style.css';
 import { Center, Loader, useComputedColorScheme } from '@mantine/core';
 import { Background, Controls, MiniMap, ReactFlow, type ReactFlowProps } from '@xyflow/react';
 import { memo, useEffect, useMemo, useRef } from 'react';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { needsLayout, type TFlowEdge, type TFlowNode } from '../lib/graph-model';
 import { FlowActionsContext, type TFlowActions } from './flow-actions';
@@ -15,6 +16,24 @@ const minimapColor = (node: TFlowNode) =>
     : node.data.kind === 'end'
       ? 'var(--mantine-color-grape-5)'
       : 'var(--mantine-color-gray-5)';
+
+/**
+ * Each node's name for assistive technology, as a "stage"; cached per node object, so a drag frame
+ * relabels only the moved nodes and React Flow sees the others unchanged.
+ */
+function nodeLabeller(t: TFunction) {
+  const cache = new WeakMap<TFlowNode, TFlowNode>();
+  const description = { 'aria-roledescription': t('stage') };
+  return (n: TFlowNode) => {
+    let out = cache.get(n);
+    if (!out) {
+      const name = n.data.kind === 'root' ? t('Start') : n.data.kind === 'end' ? t('End') : n.data.name;
+      out = { ...n, ariaLabel: name, domAttributes: description };
+      cache.set(n, out);
+    }
+    return out;
+  };
+}
 
 const fitViewOptions = { padding: 0.15, maxZoom: 1.25 };
 const proOptions = { hideAttribution: true };
@@ -38,21 +57,7 @@ export const PipelineDiagram = memo(function PipelineDiagram({
   const scheme = useComputedColorScheme('light');
   const { t } = useTranslation();
   const placed = !needsLayout(nodes);
-  // Each node's name for assistive technology, as a "stage"; cached per node object, so a drag
-  // frame relabels only the moved nodes and React Flow sees the others unchanged.
-  const labelled = useMemo(() => {
-    const cache = new WeakMap<TFlowNode, TFlowNode>();
-    const description = { 'aria-roledescription': t('stage') };
-    return (n: TFlowNode) => {
-      let out = cache.get(n);
-      if (!out) {
-        const name = n.data.kind === 'root' ? t('Start') : n.data.kind === 'end' ? t('End') : n.data.name;
-        out = { ...n, ariaLabel: name, domAttributes: description };
-        cache.set(n, out);
-      }
-      return out;
-    };
-  }, [t]);
+  const labelled = useMemo(() => nodeLabeller(t), [t]);
   const shown = useMemo(() => {
     const id = highlightStageId == null ? null : String(highlightStageId);
     // `stage-current` is a stable hook for tests; the module class draws the mark.
