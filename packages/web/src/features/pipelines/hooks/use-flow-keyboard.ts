@@ -203,7 +203,7 @@ export function useFlowKeyboard({
       } else if (key === 'Delete' || key === 'Backspace') {
         handled();
         if (node.data.kind !== 'stage') {
-          announce(t('Start and End cannot be deleted'));
+          announce(t('Start and end stages cannot be deleted.'));
           return;
         }
         const name = nameOf(id);
