@@ -131,12 +131,13 @@ export function useFlowKeyboard({
     const onKey = (event: KeyboardEvent) => {
       if (isTyping(event.target) || !(event.ctrlKey || event.metaKey) || event.altKey) return;
       const key = event.key.toLowerCase();
+      const { history } = store.getState();
       if (key === 'z' && !event.shiftKey) {
         store.getState().undo();
-        announce(t('Undone'));
+        if (history.past.length > 0) announce(t('Undone'));
       } else if ((key === 'z' && event.shiftKey) || key === 'y') {
         store.getState().redo();
-        announce(t('Redone'));
+        if (history.future.length > 0) announce(t('Redone'));
       } else if (key === 's' && !event.shiftKey) {
         if (store.getState().dirty) void save();
       } else return;
