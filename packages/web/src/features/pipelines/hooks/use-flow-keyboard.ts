@@ -3,6 +3,7 @@ import {
   useCallback,
   useEffect,
   useMemo,
+  useRef,
   useState,
   type FocusEvent,
   type KeyboardEvent as ReactKeyboardEvent,
@@ -70,6 +71,8 @@ export function useFlowKeyboard({
 }) {
   const { t } = useTranslation();
   const flow = useReactFlow<TFlowNode>();
+  /** A node the focus is on its way to (drawn on a coming frame): keys pressed meanwhile act on it. */
+  const pendingRef = useRef<string | null>(null);
   const [link, setLink] = useState<{ mode: 'connect' | 'disconnect'; id: string } | null>(null);
 
   const nameOf = useCallback(
@@ -88,11 +91,14 @@ export function useFlowKeyboard({
   const focusNode = useCallback(
     (id: string) => {
       lastFocusedRef.current = id;
+      pendingRef.current = id;
       let tries = 0;
       let centred = false;
       const attempt = () => {
+        if (pendingRef.current !== id) return;
         const element = document.querySelector<HTMLElement>(`.react-flow__node[data-id="${CSS.escape(id)}"]`);
         if (element) {
+          pendingRef.current = null;
           element.focus();
           return;
         }
@@ -113,6 +119,7 @@ export function useFlowKeyboard({
         }
         tries += 1;
         if (tries < 30) requestAnimationFrame(attempt);
+        else pendingRef.current = null;
       };
       // At once when the node is drawn, so keys pressed in quick succession each start from it.
       attempt();
@@ -150,8 +157,10 @@ export function useFlowKeyboard({
   const onFocusCapture = useCallback(
     (event: FocusEvent) => {
       const target = event.target as HTMLElement;
-      if (target.classList.contains('react-flow__node') && target.dataset.id)
-        lastFocusedRef.current = target.dataset.id;
+      if (!target.classList.contains('react-flow__node') || !target.dataset.id) return;
+      lastFocusedRef.current = target.dataset.id;
+      // The focus arrived (or the user went elsewhere): nothing is on its way any more.
+      pendingRef.current = null;
     },
     [lastFocusedRef],
   );
@@ -162,7 +171,7 @@ export function useFlowKeyboard({
     (event: ReactKeyboardEvent) => {
       const target = event.target as HTMLElement;
       if (!target.classList.contains('react-flow__node') || event.ctrlKey || event.metaKey) return;
-      const id = target.dataset.id;
+      const id = pendingRef.current ?? target.dataset.id;
       const s = store.getState();
       const node = id ? s.nodes.find((n) => n.id === id) : undefined;
       if (!id || !node) return;
