@@ -118,6 +118,26 @@ export function wouldCreateCycle<Id extends string | number>(
   return false;
 }
 
+/**
+ * Why one more edge `source → target` cannot join the graph, or null when it can: the rules of
+ * `validateGraph` asked about a single new edge (the editor checks each connection it draws or
+ * picks from a list with this, so its rules are never a copy).
+ */
+export function newEdgeError<Id extends string | number>(
+  kinds: ReadonlyMap<Id, TNodeKind>,
+  edges: readonly TGraphEdge<Id>[],
+  source: Id,
+  target: Id,
+): TGraphErrorCode | null {
+  if (!kinds.has(source) || !kinds.has(target)) return 'missing_node';
+  if (source === target) return 'self_loop';
+  if (kinds.get(target) === 'root') return 'edge_into_root';
+  if (kinds.get(source) === 'end') return 'edge_out_of_end';
+  if (edges.some((e) => e.source === source && e.target === target)) return 'duplicate_edge';
+  if (wouldCreateCycle(edges, source, target)) return 'pipeline_cycle';
+  return null;
+}
+
 /** Every rule of docs/rules.md §Pipelines; an empty list means the graph may be saved. */
 export function validateGraph<Id extends string | number>(
   nodes: readonly TGraphNode<Id>[],

@@ -24,7 +24,8 @@ export function moveFocus(step: 1 | -1): void {
   );
   if (items.length === 0) return;
   const at = items.findIndex((item) => item === document.activeElement || item.contains(document.activeElement));
-  const next = items[at === -1 ? (step === 1 ? 0 : items.length - 1) : Math.min(items.length - 1, Math.max(0, at + step))]!;
+  const next =
+    items[at === -1 ? (step === 1 ? 0 : items.length - 1) : Math.min(items.length - 1, Math.max(0, at + step))]!;
   next.focus();
   next.scrollIntoView({ block: 'nearest' });
 }
@@ -82,7 +83,8 @@ export function KeyboardLayer() {
         return;
       }
       if (key === 'j' || key === 'ArrowDown' || key === 'k' || key === 'ArrowUp') {
-        if (key.startsWith('Arrow') && !(document.activeElement as HTMLElement | null)?.hasAttribute('data-nav-item')) return;
+        if (key.startsWith('Arrow') && !(document.activeElement as HTMLElement | null)?.hasAttribute('data-nav-item'))
+          return;
         event.preventDefault();
         moveFocus(key === 'j' || key === 'ArrowDown' ? 1 : -1);
         return;
@@ -110,10 +112,23 @@ export function KeyboardLayer() {
     [['a'], t('Accept the open task')],
     [['r'], t('Reject the open task')],
     [['c'], t('Write a comment')],
+    [['Tab', '← → ↑ ↓'], t('Diagram editor: go to a stage (the nearest one that way)')],
+    [['n'], t('Diagram editor: add a stage after the focused one')],
+    [['c', 'd'], t('Diagram editor: connect, disconnect the focused stage')],
+    [['Shift', '← → ↑ ↓'], t('Diagram editor: move the focused stage')],
+    [['Delete'], t('Diagram editor: delete the focused stage')],
+    [['Enter'], t('Diagram editor: the focused stage’s settings')],
+    [['Ctrl', 'S'], t('Diagram editor: save')],
   ];
 
   return (
-    <Modal opened={helpOpened} onClose={help.close} title={t('Keyboard shortcuts')} size="lg" data-testid="shortcuts-help">
+    <Modal
+      opened={helpOpened}
+      onClose={help.close}
+      title={t('Keyboard shortcuts')}
+      size="lg"
+      data-testid="shortcuts-help"
+    >
       <Stack gap="sm">
         <Text size="sm" c="dimmed">
           {t('Shortcuts work anywhere in the app except while you type in a field.')}

@@ -2,6 +2,8 @@ import '@xyflow/react/dist/style.css';
 import { Center, Loader, useComputedColorScheme } from '@mantine/core';
 import { Background, Controls, MiniMap, ReactFlow, type ReactFlowProps } from '@xyflow/react';
 import { memo, useEffect, useMemo, useRef } from 'react';
+import type { TFunction } from 'i18next';
+import { useTranslation } from 'react-i18next';
 import { needsLayout, type TFlowEdge, type TFlowNode } from '../lib/graph-model';
 import { FlowActionsContext, type TFlowActions } from './flow-actions';
 import { edgeTypes } from './flow-edge';
@@ -14,6 +16,24 @@ const minimapColor = (node: TFlowNode) =>
     : node.data.kind === 'end'
       ? 'var(--mantine-color-grape-5)'
       : 'var(--mantine-color-gray-5)';
+
+/**
+ * Each node's name for assistive technology, as a "stage"; cached per node object, so a drag frame
+ * relabels only the moved nodes and React Flow sees the others unchanged.
+ */
+function nodeLabeller(t: TFunction) {
+  const cache = new WeakMap<TFlowNode, TFlowNode>();
+  const description = { 'aria-roledescription': t('stage') };
+  return (n: TFlowNode) => {
+    let out = cache.get(n);
+    if (!out) {
+      const name = n.data.kind === 'root' ? t('Start') : n.data.kind === 'end' ? t('End') : n.data.name;
+      out = { ...n, ariaLabel: name, domAttributes: description };
+      cache.set(n, out);
+    }
+    return out;
+  };
+}
 
 const fitViewOptions = { padding: 0.15, maxZoom: 1.25 };
 const proOptions = { hideAttribution: true };
@@ -35,13 +55,31 @@ export const PipelineDiagram = memo(function PipelineDiagram({
   ...props
 }: ReactFlowProps<TFlowNode, TFlowEdge> & { actions?: TFlowActions; highlightStageId?: number | string | null }) {
   const scheme = useComputedColorScheme('light');
+  const { t } = useTranslation();
   const placed = !needsLayout(nodes);
+  const labelled = useMemo(() => nodeLabeller(t), [t]);
   const shown = useMemo(() => {
-    if (highlightStageId == null) return nodes;
-    const id = String(highlightStageId);
+    const id = highlightStageId == null ? null : String(highlightStageId);
     // `stage-current` is a stable hook for tests; the module class draws the mark.
-    return nodes.map((n) => (n.id === id ? { ...n, className: `${classes.current} stage-current` } : n));
-  }, [nodes, highlightStageId]);
+    return nodes.map((n) => {
+      const node = labelled(n);
+      return n.id === id ? { ...node, className: `${classes.current} stage-current` } : node;
+    });
+  }, [nodes, highlightStageId, labelled]);
+  const ariaLabelConfig = useMemo(
+    () => ({
+      'node.a11yDescription.default': t('Press Enter or Space to select a stage.'),
+      'node.a11yDescription.keyboardDisabled': t('Press Enter or Space to select a stage.'),
+      'edge.a11yDescription.default': t('Press Enter or Space to select a connection; Delete removes it.'),
+      'controls.ariaLabel': t('Diagram controls'),
+      'controls.zoomIn.ariaLabel': t('Zoom in'),
+      'controls.zoomOut.ariaLabel': t('Zoom out'),
+      'controls.fitView.ariaLabel': t('Fit the diagram'),
+      'minimap.ariaLabel': t('Mini map'),
+      ...props.ariaLabelConfig,
+    }),
+    [t, props.ariaLabelConfig],
+  );
   useFirstRenderMarks(placed && nodes.length > 0);
   return (
     <FlowActionsContext.Provider value={actions ?? null}>
@@ -59,6 +97,7 @@ export const PipelineDiagram = memo(function PipelineDiagram({
         nodes={placed ? shown : none}
         edges={placed ? edges : none}
         {...props}
+        ariaLabelConfig={ariaLabelConfig}
       >
         <Background gap={20} />
         <MiniMap<TFlowNode> pannable zoomable nodeColor={minimapColor} />

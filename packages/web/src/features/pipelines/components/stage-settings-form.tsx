@@ -197,6 +197,7 @@ function StageSettingsForm({
           placeholder={mixedHint('name')}
           {...field('name')}
           data-testid="stage-settings-name"
+          data-autofocus
         />
         <Textarea
           label={t('Description')}

@@ -23,6 +23,22 @@ describe('editor store', () => {
     expect(s().edges).toHaveLength(3);
   });
 
+  it('adds a stage after another, connected from it, as one undo step', () => {
+    const store = createEditorStore(buildPipeline({ stages: 1 }));
+    const s = () => store.getState();
+    const id = s().addStage({ x: 400, y: 0 }, 'After', '10');
+    expect(s().edges.some((e) => e.source === '10' && e.target === id)).toBe(true);
+    expect(s().nodes.find((n) => n.id === id)?.selected).toBe(true);
+    s().undo();
+    expect(s().nodes.some((n) => n.id === id)).toBe(false);
+    expect(s().edges.some((e) => e.target === id)).toBe(false);
+    // After End nothing can follow (the shared rules): the stage is added unconnected.
+    const end = s().nodes.find((n) => n.data.kind === 'end')!.id;
+    const lone = s().addStage({ x: 600, y: 0 }, 'Lone', end);
+    expect(s().edges.some((e) => e.target === lone)).toBe(false);
+    expect(s().connectionError(end, lone)).toBe('edge_out_of_end');
+  });
+
   it('records a drag once, at its end', () => {
     const store = createEditorStore(buildPipeline({ stages: 1 }));
     const s = () => store.getState();

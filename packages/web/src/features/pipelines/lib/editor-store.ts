@@ -1,7 +1,13 @@
 import { applyEdgeChanges, applyNodeChanges, type EdgeChange, type NodeChange } from '@xyflow/react';
 import { createStore } from 'zustand/vanilla';
-import type { TGraphSaveResult, TLayout, TPipeline, TPipelineNode } from '@stageline/shared';
-import { connectionError } from './connection';
+import {
+  newEdgeError,
+  type TGraphErrorCode,
+  type TGraphSaveResult,
+  type TLayout,
+  type TPipeline,
+  type TPipelineNode,
+} from '@stageline/shared';
 import {
   applyIdMap,
   graphSignature,
@@ -46,8 +52,14 @@ export type TEditorActions = {
   commit: () => void;
   undo: () => void;
   redo: () => void;
-  addStage: (position: TPoint, name: string) => string;
-  connect: (source: string, target: string) => ReturnType<typeof connectionError>;
+  /**
+   * Adds a stage, selected, as one undo step; with `after`, connected from that node in the same
+   * step (when the graph rules allow the edge).
+   */
+  addStage: (position: TPoint, name: string, after?: string) => string;
+  /** Why `source → target` cannot be drawn (the shared graph rules), or null when it can. */
+  connectionError: (source: string, target: string) => TGraphErrorCode | null;
+  connect: (source: string, target: string) => TGraphErrorCode | null;
   removeEdge: (edgeId: string) => void;
   setEdges: (edges: TFlowEdge[]) => void;
   toggleSelect: (nodeId: string) => void;
@@ -158,23 +170,30 @@ export function createEditorStore(pipeline: TPipeline) {
         const history = redoHistory(get().history);
         present(history.present, { history });
       },
-      addStage: (position, name) => {
+      addStage: (position, name, after) => {
         const id = newTmpId();
         const s = get();
         const node = {
           ...makeFlowNode({ id, kind: 'stage', name, x: position.x, y: position.y }, s.layout),
           selected: true,
         };
+        const nodes = [...s.nodes.map((n) => (n.selected ? { ...n, selected: false } : n)), node];
+        const kinds = new Map(nodes.map((n) => [n.id, n.data.kind]));
+        const linked = after !== undefined && newEdgeError(kinds, s.edges, after, id) === null;
         commitSnapshot({
           ...snapshotOf(s),
-          nodes: [...s.nodes.map((n) => (n.selected ? { ...n, selected: false } : n)), node],
+          nodes,
+          edges: linked ? [...s.edges, makeFlowEdge(after, id)] : s.edges,
         });
         return id;
       },
-      connect: (source, target) => {
+      connectionError: (source, target) => {
         const s = get();
-        const kinds = new Map(s.nodes.map((n) => [n.id, n.data.kind]));
-        const error = connectionError(kinds, s.edges, source, target);
+        return newEdgeError(new Map(s.nodes.map((n) => [n.id, n.data.kind])), s.edges, source, target);
+      },
+      connect: (source, target) => {
+        const error = get().connectionError(source, target);
+        const s = get();
         if (!error) commitSnapshot({ ...snapshotOf(s), edges: [...s.edges, makeFlowEdge(source, target)] });
         return error;
       },

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { TNodeKind } from '@stageline/shared';
-import { connectionError } from './connection';
+import { newEdgeError as connectionError, type TNodeKind } from './graph';
 
 const kinds = new Map<string, TNodeKind>([
   ['s', 'root'],
@@ -15,7 +14,7 @@ const edges = [
   { source: 'b', target: 'c' },
 ];
 
-describe('connectionError', () => {
+describe('newEdgeError', () => {
   it('accepts a new forward edge', () => {
     expect(connectionError(kinds, edges, 'a', 'c')).toBeNull();
     expect(connectionError(kinds, edges, 'c', 'e')).toBeNull();
