@@ -226,12 +226,13 @@ export function FlowEditor({ pipeline, projectId }: { pipeline: TPipeline; proje
     },
     [openSettings],
   );
+  // A new orientation lays the stages out again (elk), so none is left sitting on another.
   const setLayout = useCallback(
     (next: TLayout) => {
       store.getState().setLayout(next);
-      fitView();
+      void organize();
     },
-    [store, fitView],
+    [store, organize],
   );
   const actions: TFlowActions = useMemo(
     () => ({
@@ -246,6 +247,30 @@ export function FlowEditor({ pipeline, projectId }: { pipeline: TPipeline; proje
     );
     return { 'node.a11yDescription.default': keys, 'node.a11yDescription.keyboardDisabled': keys };
   }, [t]);
+
+  // Above the canvas, so fitting the view never hides Start under it and a long (Russian) toolbar
+  // wraps without covering stages; in full screen it floats over the canvas's corner.
+  const toolbar = (
+    <FlowToolbar
+      layout={layout}
+      canUndo={canUndo}
+      canRedo={canRedo}
+      organizing={organizing}
+      fullscreen={fullscreen}
+      selectedCount={selectedCount}
+      dirty={dirty}
+      saving={saving}
+      onAddStage={addStage.atCentre}
+      onUndo={() => store.getState().undo()}
+      onRedo={() => store.getState().redo()}
+      onOrganize={() => void organize()}
+      onLayout={setLayout}
+      onToggleFullscreen={toggleFullscreen}
+      onEditSelected={() => void openSettings(selectedStageIds(store.getState().nodes))}
+      onRevert={() => store.getState().revert()}
+      onSave={() => void save()}
+    />
+  );
 
   return (
     <Stack gap="sm">
@@ -276,6 +301,7 @@ export function FlowEditor({ pipeline, projectId }: { pipeline: TPipeline; proje
         </Button>
       </Group>
       <LiveRegion message={message} />
+      {fullscreen ? null : toolbar}
       <div
         ref={canvasRef}
         className={fullscreen ? `${classes.editorCanvas} ${classes.fullscreen}` : classes.editorCanvas}
@@ -305,27 +331,7 @@ export function FlowEditor({ pipeline, projectId }: { pipeline: TPipeline; proje
           elevateEdgesOnSelect
           ariaLabelConfig={ariaLabelConfig}
         >
-          <Panel position="top-left">
-            <FlowToolbar
-              layout={layout}
-              canUndo={canUndo}
-              canRedo={canRedo}
-              organizing={organizing}
-              fullscreen={fullscreen}
-              selectedCount={selectedCount}
-              dirty={dirty}
-              saving={saving}
-              onAddStage={addStage.atCentre}
-              onUndo={() => store.getState().undo()}
-              onRedo={() => store.getState().redo()}
-              onOrganize={() => void organize()}
-              onLayout={setLayout}
-              onToggleFullscreen={toggleFullscreen}
-              onEditSelected={() => void openSettings(selectedStageIds(store.getState().nodes))}
-              onRevert={() => store.getState().revert()}
-              onSave={() => void save()}
-            />
-          </Panel>
+          {fullscreen ? <Panel position="top-left">{toolbar}</Panel> : null}
           {error ? (
             <Panel position="bottom-center">
               <Alert color="red" withCloseButton onClose={() => showError(null)} data-testid="flow-error" maw={520}>

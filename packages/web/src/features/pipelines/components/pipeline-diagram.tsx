@@ -1,5 +1,6 @@
 import '@xyflow/react/dist/style.css';
 import { Center, Loader, useComputedColorScheme } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { Background, Controls, MiniMap, ReactFlow, type ReactFlowProps } from '@xyflow/react';
 import { memo, useEffect, useMemo, useRef } from 'react';
 import type { TFunction } from 'i18next';
@@ -55,6 +56,7 @@ export const PipelineDiagram = memo(function PipelineDiagram({
   ...props
 }: ReactFlowProps<TFlowNode, TFlowEdge> & { actions?: TFlowActions; highlightStageId?: number | string | null }) {
   const scheme = useComputedColorScheme('light');
+  const roomy = useMediaQuery('(min-width: 576px)', true);
   const { t } = useTranslation();
   const placed = !needsLayout(nodes);
   const labelled = useMemo(() => nodeLabeller(t), [t]);
@@ -100,7 +102,8 @@ export const PipelineDiagram = memo(function PipelineDiagram({
         ariaLabelConfig={ariaLabelConfig}
       >
         <Background gap={20} />
-        <MiniMap<TFlowNode> pannable zoomable nodeColor={minimapColor} />
+        {/* On a phone the minimap would cover a third of the canvas. */}
+        {roomy ? <MiniMap<TFlowNode> pannable zoomable nodeColor={minimapColor} /> : null}
         <Controls showInteractive={false} />
         {children}
         {placed ? null : (
