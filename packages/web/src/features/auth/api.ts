@@ -1,15 +1,17 @@
 import { queryOptions } from '@tanstack/react-query';
 import type { z } from 'zod';
-import type {
-  TLogin,
-  TMe,
-  TOAuthLoginResult,
-  TOAuthProvider,
-  TRegister,
-  TTokenPair,
-  ZEphemeral,
-  ZLoginResult,
-  ZOtpPurpose,
+import {
+  ZMe,
+  ZOAuthLoginResult,
+  type TLogin,
+  type TMe,
+  type TOAuthLoginResult,
+  type TOAuthProvider,
+  type TRegister,
+  type TTokenPair,
+  type ZEphemeral,
+  type ZLoginResult,
+  type ZOtpPurpose,
 } from '@stageline/shared';
 import { api, ApiError } from '../../shared/api';
 import { queryClient } from '../../shared/api/query-client';
@@ -30,7 +32,7 @@ export const meQueryKey = ['users', 'me'] as const;
 export const meQueryOptions = () =>
   queryOptions({
     queryKey: meQueryKey,
-    queryFn: ({ signal }) => api.get<TMe>('users/me/', { signal }),
+    queryFn: async ({ signal }): Promise<TMe> => ZMe.parse(await api.get('users/me/', { signal })),
     staleTime: 60_000,
   });
 
@@ -68,7 +70,9 @@ export function finishOAuth(provider: string, callback: TOAuthCallback): Promise
   const key = `${provider} ${callback.code}`;
   let call = oauthFinishing.get(key);
   if (!call) {
-    call = api.get<TOAuthLoginResult>(`oauth/login/${encodeURIComponent(provider)}/`, { ...quiet, query: callback });
+    call = api
+      .get(`oauth/login/${encodeURIComponent(provider)}/`, { ...quiet, query: callback })
+      .then((answer) => ZOAuthLoginResult.parse(answer));
     oauthFinishing.set(key, call);
   }
   return call;

@@ -3,15 +3,14 @@ import {
   ZGraphSaveResult,
   ZPipeline,
   ZPipelineNode,
-  ZProject,
-  ZWorkspaceUser,
   type TGraphSave,
   type TPipeline,
   type TPipelineNode,
   type TStageSettings,
 } from '@stageline/shared';
-import { z } from 'zod';
 import { api } from '../../shared/api';
+import { useProject } from '../projects';
+import { useMembers } from '../workspaces';
 
 /** GET pipelines/{id}/: the graph with counters and the version a save must send back. */
 export const pipelineQuery = (pipelineId: number) =>
@@ -21,27 +20,13 @@ export const pipelineQuery = (pipelineId: number) =>
   });
 export const usePipeline = (pipelineId: number) => useQuery(pipelineQuery(pipelineId));
 
-export const projectQuery = (projectId: number) =>
-  queryOptions({
-    queryKey: ['projects', projectId],
-    queryFn: async ({ signal }) => ZProject.parse(await api.get(`projects/${projectId}/`, { signal })),
-  });
-
-/** The people a stage may default to: members of the project's workspace who accepted. */
-export const workspaceMembersQuery = (workspaceId: number) =>
-  queryOptions({
-    queryKey: ['workspaces', workspaceId, 'users'],
-    queryFn: async ({ signal }) =>
-      z
-        .array(ZWorkspaceUser)
-        .parse(await api.get(`workspaces/${workspaceId}/users/`, { signal }))
-        .filter((u) => u.status === 'accepted' && u.user_id !== null),
-  });
-
+/**
+ * The people a stage may default to: members of the project's workspace who accepted. One fetcher
+ * per endpoint: the project comes from the projects feature, the members from the workspaces one.
+ */
 export function useStageMembers(projectId: number) {
-  const project = useQuery(projectQuery(projectId));
-  const workspaceId = project.data?.workspace;
-  return useQuery({ ...workspaceMembersQuery(workspaceId ?? 0), enabled: workspaceId !== undefined });
+  const project = useProject(projectId);
+  return useMembers(project.data?.workspace);
 }
 
 /** PUT pipelines/{id}/graph/; 409 on a stale version, 400 `pipeline_cycle`. Errors stay with the caller. */

@@ -120,8 +120,8 @@ function StageSettingsForm({
   const options = useMemo(
     () =>
       (members.data ?? []).map((m) => ({
-        value: String(m.user_id),
-        label: m.name || m.username || m.email || String(m.user_id),
+        value: String(m.id),
+        label: m.name || m.username || String(m.id),
       })),
     [members.data],
   );

@@ -38,7 +38,7 @@ export function StageSummary({
   const dates = useDates();
   const names = (ids: number[]) => {
     if (ids.length === 0) return t('Nobody');
-    const byId = new Map((members.data ?? []).map((m) => [m.user_id, m.name || m.username || '']));
+    const byId = new Map((members.data ?? []).map((m) => [m.id, m.name || m.username || '']));
     return ids.map((id) => byId.get(id) || `#${id}`).join(', ');
   };
   const due =
