@@ -1,0 +1,274 @@
+import { randomBytes } from 'node:crypto';
+import AxeBuilder from '@axe-core/playwright';
+import type { Browser, Locator, Page } from '@playwright/test';
+import { nextMail, registerUser, uniqueName, type TestUser } from './support/accounts';
+import { call, oneStagePipeline, teamWorkspace } from './support/api';
+import { expect, test } from './support/fixtures';
+
+/**
+ * Accessibility (docs/accessibility.md): axe-core over every screen, in both themes and both languages,
+ * with no serious or critical violation of WCAG 2.0/2.1 A and AA or 2.2 AA.
+ */
+
+const tags = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
+const themes = ['light', 'dark'] as const;
+const languages = ['en', 'ru'] as const;
+
+type Seed = {
+  lead: TestUser;
+  outsider: TestUser;
+  unverified: { username: string; password: string };
+  workspace: number;
+  project: number;
+  pipeline: number;
+  stage: number;
+  unit: number;
+  reviewTask: number;
+  inviteToken: string;
+  resetPath: string;
+};
+
+type Screen = {
+  name: string;
+  path: (seed: Seed) => string;
+  /** What shows once the screen has its data. */
+  ready: (page: Page) => Locator;
+  /** Steps after the load (e.g. submitting a form to reach its next step). */
+  reach?: (page: Page, seed: Seed) => Promise<void>;
+  /** Selectors axe leaves out, each with its reason (docs/accessibility.md §Known exceptions). */
+  exclude?: string[];
+};
+
+const byTestId = (id: string) => (page: Page) => page.getByTestId(id).first();
+
+/**
+ * The review-mode mark on a diagram node is a `<span aria-label>` without a role (axe
+ * aria-prohibited-attr). It is drawn by flow-nodes.tsx, which the keyboard-editor work (issue 20
+ * item 3) is rewriting; left out here until that lands, listed in docs/accessibility.md.
+ */
+const diagramModeMark = '.react-flow__node span[title][aria-label]';
+
+/** Signed out. */
+const publicScreens: Screen[] = [
+  { name: 'landing', path: () => '/', ready: (page) => page.getByRole('heading', { level: 1 }) },
+  { name: 'login', path: () => '/login', ready: byTestId('login-username') },
+  { name: 'register', path: () => '/register', ready: byTestId('register-username') },
+  {
+    name: 'code step',
+    path: () => '/login',
+    ready: byTestId('otp-step'),
+    reach: async (page, seed) => {
+      await page.getByTestId('login-username').fill(seed.unverified.username);
+      await page.getByTestId('login-password').fill(seed.unverified.password);
+      await page.getByTestId('login-submit').click();
+      await page.getByTestId('login-verify-email').click();
+    },
+  },
+  { name: 'password reset request', path: () => '/reset_pass', ready: byTestId('reset-email') },
+  { name: 'password reset form', path: (seed) => seed.resetPath, ready: byTestId('reset-password') },
+  { name: '404', path: () => '/no/such/page', ready: byTestId('not-found-screen') },
+];
+
+/** Signed in as a user outside the workspace. */
+const outsiderScreens: Screen[] = [
+  { name: 'invite landing', path: (seed) => `/i/${seed.inviteToken}`, ready: byTestId('invite-preview') },
+];
+
+/** Signed in as the workspace's owner. */
+const appScreens: Screen[] = [
+  { name: 'my work', path: () => '/app', ready: byTestId('my-work-item') },
+  { name: 'workspaces', path: () => '/app/workspaces', ready: byTestId('workspace-card') },
+  { name: 'workspace', path: (s) => `/app/workspaces/${s.workspace}`, ready: byTestId('project-row') },
+  {
+    name: 'workspace settings',
+    path: (s) => `/app/workspaces/${s.workspace}/settings`,
+    ready: (page) => page.getByTestId('team-row').nth(2),
+  },
+  { name: 'project create', path: () => '/app/projects/create', ready: byTestId('project-create-submit') },
+  { name: 'project', path: (s) => `/app/projects/${s.project}`, ready: byTestId('project-card') },
+  { name: 'project edit', path: (s) => `/app/projects/${s.project}/edit`, ready: byTestId('project-edit-submit') },
+  { name: 'pipeline list', path: (s) => `/app/projects/${s.project}/pipelines`, ready: byTestId('pipeline-row') },
+  {
+    name: 'pipeline view with a stage panel',
+    path: (s) => `/app/projects/${s.project}/pipelines/${s.pipeline}?stage=${s.stage}`,
+    ready: byTestId('stage-summary'),
+    exclude: [diagramModeMark],
+  },
+  {
+    name: 'diagram editor',
+    path: (s) => `/app/projects/${s.project}/pipelines/${s.pipeline}/edit_flow`,
+    ready: byTestId('flow-save'),
+    exclude: [diagramModeMark],
+  },
+  { name: 'units matrix', path: (s) => `/app/projects/${s.project}/units`, ready: byTestId('matrix-cell') },
+  { name: 'unit create', path: (s) => `/app/projects/${s.project}/units/create`, ready: byTestId('unit-create-submit') },
+  {
+    name: 'units create multiple',
+    path: (s) => `/app/projects/${s.project}/units/create_multiple`,
+    ready: byTestId('batch-template'),
+  },
+  { name: 'unit', path: (s) => `/app/projects/${s.project}/units/${s.unit}`, ready: byTestId('unit-task') },
+  { name: 'task in review', path: (s) => `/app/tasks/${s.reviewTask}`, ready: byTestId('comment-markdown') },
+  { name: 'notifications', path: () => '/app/notifications', ready: byTestId('notifications-list') },
+  { name: 'profile', path: () => '/app/profile', ready: byTestId('profile') },
+];
+
+async function seedData(request: Parameters<typeof registerUser>[0]): Promise<Seed> {
+  const lead = await registerUser(request, { firstName: 'Lena' });
+  const member = await registerUser(request, { firstName: 'Mark' });
+  const outsider = await registerUser(request);
+  const team = await teamWorkspace(request, lead, [member], uniqueName('Access'));
+  const flow = await oneStagePipeline(request, lead, team.project, { default_reviewers: [lead.id] }, [
+    'Shot 010',
+    'Shot 020',
+    'Shot 030',
+  ]);
+  const [reviewTask, startedTask] = flow.tasks as [number, number];
+  await call(request, lead, 'POST', `tasks/${reviewTask}/start/`);
+  await call(request, lead, 'POST', `tasks/${reviewTask}/submit/`);
+  await call(request, lead, 'POST', `tasks/${startedTask}/start/`);
+  // A comment with a mention: the task shows a thread and the lead gets a notification.
+  await call(request, member, 'POST', 'comments/', { task: reviewTask, text: `@${lead.username} please look at **this**` });
+  await call(request, lead, 'POST', 'comments/', { task: reviewTask, text: 'On it.' });
+  const unit = await call<{ unit: { id: number } }>(request, lead, 'GET', `tasks/${reviewTask}/`);
+  // A pending invite and a webhook, so the settings screen shows every section filled.
+  await call(request, lead, 'POST', `workspaces/${team.workspace}/invite/`, {
+    users: [`${uniqueName('guest')}@example.test`],
+    role: 'member',
+  });
+  await call(request, lead, 'POST', `workspaces/${team.workspace}/webhooks/`, {
+    url: 'https://hooks.example.test/stageline',
+    events: ['unit.created'],
+  });
+  const link = await call<{ token: string }>(request, lead, 'POST', `workspaces/${team.workspace}/link/`, {
+    role: 'member',
+  });
+
+  // An account whose e-mail is not confirmed yet: signing in leads to the code step.
+  const unverified = { username: uniqueName('pending'), password: 'quiet-otter-52-lamp' };
+  const registered = await request.post('/api/users/register/', {
+    data: { ...unverified, email: `${unverified.username}@example.test`, first_name: '', language: 'en' },
+    headers: { 'x-forwarded-for': address() },
+  });
+  expect(registered.status()).toBe(201);
+
+  const reset = await request.post('/api/users/password_reset/', {
+    data: { email: lead.email },
+    headers: { 'x-forwarded-for': address() },
+  });
+  expect(reset.ok()).toBe(true);
+  const mail = await nextMail(lead.email, 'reset_pass');
+  const resetLink = new URL(/https?:\/\/\S+\/reset_pass\?\S+/.exec(mail.text)![0]);
+
+  return {
+    lead,
+    outsider,
+    unverified,
+    workspace: team.workspace,
+    project: team.project,
+    pipeline: flow.pipeline,
+    stage: flow.stage,
+    unit: unit.unit.id,
+    reviewTask,
+    inviteToken: link.token,
+    resetPath: resetLink.pathname + resetLink.search,
+  };
+}
+
+function address(): string {
+  return `10.${[...randomBytes(3)].join('.')}`;
+}
+
+type Finding = { screen: string; rule: string; impact: string; help: string; targets: string[] };
+
+async function audit(page: Page, screen: Screen, seed: Seed): Promise<Finding[]> {
+  await page.goto(screen.path(seed));
+  if (screen.reach) await screen.reach(page, seed);
+  await expect(screen.ready(page), `${screen.name} did not load`).toBeVisible({ timeout: 15_000 });
+  // Let drawers and fades finish: colour contrast is measured on what is painted.
+  await page.waitForTimeout(400);
+  let builder = new AxeBuilder({ page }).withTags(tags);
+  for (const selector of screen.exclude ?? []) builder = builder.exclude(selector);
+  const results = await builder.analyze();
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => ({
+      screen: screen.name,
+      rule: v.id,
+      impact: v.impact ?? '',
+      help: `${v.help} (${v.helpUrl})`,
+      targets: v.nodes.map((n) => `${n.target.join(' ')}  ${n.failureSummary?.split('\n').slice(1, 2).join('') ?? ''}`),
+    }));
+}
+
+async function openContext(browser: Browser, baseURL: string | undefined, theme: string, language: string) {
+  const context = await browser.newContext({
+    baseURL,
+    locale: language === 'ru' ? 'ru-RU' : 'en-US',
+    colorScheme: theme === 'dark' ? 'dark' : 'light',
+    extraHTTPHeaders: { 'x-forwarded-for': address() },
+  });
+  // The app keeps both choices in localStorage (app/providers.tsx, shared/i18n); set before every load.
+  await context.addInitScript(
+    ([themeValue, languageValue]) => {
+      localStorage.setItem('theme', themeValue!);
+      localStorage.setItem('language', languageValue!);
+    },
+    [theme, language],
+  );
+  return context;
+}
+
+async function signIn(page: Page, user: TestUser, workspace?: number) {
+  await page.evaluate(
+    ([tokens, id]) => {
+      localStorage.setItem('authTokens', tokens as string);
+      if (id) localStorage.setItem('current_workspace', String(id));
+      else localStorage.removeItem('current_workspace');
+    },
+    [JSON.stringify({ access: user.access, refresh: user.refresh }), workspace ?? null] as const,
+  );
+}
+
+let seed: Seed;
+
+test.beforeAll(async ({ request }) => {
+  test.setTimeout(60_000);
+  seed = await seedData(request);
+});
+
+for (const theme of themes) {
+  for (const language of languages) {
+    test(`no serious or critical axe violation on any screen: ${theme}, ${language}`, async ({ browser, baseURL }) => {
+      test.setTimeout(240_000);
+      const context = await openContext(browser, baseURL, theme, language);
+      const page = await context.newPage();
+      const findings: Finding[] = [];
+
+      const run = async (screens: Screen[]) => {
+        for (const screen of screens) {
+          try {
+            findings.push(...(await audit(page, screen, seed)));
+          } catch (error) {
+            findings.push({ screen: screen.name, rule: 'screen-failed', impact: 'critical', help: String(error), targets: [] });
+          }
+        }
+      };
+      await run(publicScreens);
+      await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', theme);
+      await expect(page.locator('html')).toHaveAttribute('lang', language);
+
+      await signIn(page, seed.outsider);
+      await run(outsiderScreens);
+
+      await signIn(page, seed.lead, seed.workspace);
+      await run(appScreens);
+      await context.close();
+
+      const report = findings
+        .map((f) => `[${f.screen}] ${f.impact} ${f.rule}: ${f.help}\n${f.targets.map((t) => `    ${t}`).join('\n')}`)
+        .join('\n');
+      expect(findings, `axe (${theme}, ${language}):\n${report}`).toEqual([]);
+    });
+  }
+}
