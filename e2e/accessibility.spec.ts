@@ -197,7 +197,9 @@ async function audit(page: Page, screen: Screen, seed: Seed): Promise<Finding[]>
       rule: v.id,
       impact: v.impact ?? '',
       help: `${v.help} (${v.helpUrl})`,
-      targets: v.nodes.map((n) => `${n.target.join(' ')}  ${n.failureSummary?.split('\n').slice(1, 2).join('') ?? ''}`),
+      targets: v.nodes.map(
+        (n) => `${n.target.join(' ')}  ${n.html.slice(0, 160)}  ${n.failureSummary?.split('\n').slice(1, 2).join('') ?? ''}`,
+      ),
     }));
 }
 
@@ -271,4 +273,45 @@ for (const theme of themes) {
       expect(findings, `axe (${theme}, ${language}):\n${report}`).toEqual([]);
     });
   }
+}
+
+for (const theme of themes) {
+  test(`keyboard focus is visible, and a dialog traps focus and gives it back: ${theme}`, async ({
+    browser,
+    baseURL,
+  }) => {
+    const context = await openContext(browser, baseURL, theme, 'en');
+    const page = await context.newPage();
+    await page.goto('/login');
+    await signIn(page, seed.lead, seed.workspace);
+    await page.goto(`/app/tasks/${seed.reviewTask}`);
+    const reject = page.getByTestId('task-reject');
+    await expect(reject).toBeVisible();
+
+    // Keyboard focus draws an outline of at least 2 px, in a colour other than the background.
+    await reject.focus();
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Tab');
+    await expect(reject).toBeFocused();
+    const ring = await reject.evaluate((element) => {
+      const style = getComputedStyle(element);
+      return { style: style.outlineStyle, width: parseFloat(style.outlineWidth), color: style.outlineColor };
+    });
+    expect(ring.style).toBe('solid');
+    expect(ring.width).toBeGreaterThanOrEqual(2);
+    expect(ring.color).not.toBe('rgba(0, 0, 0, 0)');
+
+    // The reject dialog: named by its title, focus inside and kept there, Escape gives it back.
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog', { name: 'Reject task' });
+    await expect(dialog).toBeVisible();
+    for (let i = 0; i < 12; i++) {
+      await page.keyboard.press('Tab');
+      expect(await dialog.evaluate((element) => element.contains(document.activeElement))).toBe(true);
+    }
+    await page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
+    await expect(reject).toBeFocused();
+    await context.close();
+  });
 }

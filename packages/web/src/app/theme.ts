@@ -1,4 +1,4 @@
-import { createTheme, darken, DEFAULT_THEME, lighten, type CSSVariablesResolver } from '@mantine/core';
+import { createTheme, darken, lighten, type CSSVariablesResolver } from '@mantine/core';
 
 /** The Mantine theme of the app, and of the landing page prerendered at build time. */
 export const theme = createTheme({
@@ -9,12 +9,17 @@ export const theme = createTheme({
   fontFamily: 'Inter, system-ui, -apple-system, "Segoe UI", Roboto, sans-serif',
   // The focus ring on keyboard focus only; it is the primary colour, visible on both schemes' surfaces.
   focusRing: 'auto',
+  components: {
+    // Links are told apart from the text around them by more than colour (WCAG 1.4.1).
+    Anchor: { defaultProps: { underline: 'always' } },
+  },
 });
 
 /** WCAG 2 relative luminance of a `#rrggbb` or `rgba(…)` colour. */
 function luminance(color: string): number {
-  const channels = color.startsWith('#')
-    ? (color.slice(1).match(/../g) ?? []).map((h) => parseInt(h, 16))
+  const hex = color.length === 4 ? color.replace(/[0-9a-f]/gi, (d) => d + d) : color;
+  const channels = hex.startsWith('#')
+    ? (hex.slice(1).match(/../g) ?? []).map((h) => parseInt(h, 16))
     : (color.match(/[\d.]+/g) ?? []).slice(0, 3).map(Number);
   const [r, g, b] = channels.map((v) => {
     const c = v / 255;
@@ -41,7 +46,7 @@ export function readable(color: string, background: string, ratio = 4.7): string
   return result;
 }
 
-const white = DEFAULT_THEME.white;
+const white = '#ffffff';
 
 /**
  * Mantine's default text colours are below AA contrast for several palettes (dimmed grey, green,
@@ -53,17 +58,19 @@ export const cssVariablesResolver: CSSVariablesResolver = (t) => {
   const darkPaper = t.colors.dark[6];
   const light: Record<string, string> = {
     '--mantine-color-dimmed': t.colors.gray[7],
+    '--stageline-focus-ring': t.colors[t.primaryColor]![7],
     '--mantine-color-anchor': readable(t.colors[t.primaryColor]![8], white),
     '--mantine-color-error': readable(t.colors.red[7], white),
     '--mantine-color-success': readable(t.colors.teal[8], white),
-    '--mantine-color-placeholder': t.colors.gray[6],
+    '--mantine-color-placeholder': readable(t.colors.gray[6], white, 4.6),
   };
   const dark: Record<string, string> = {
     '--mantine-color-dimmed': t.colors.dark[1],
+    '--stageline-focus-ring': t.colors[t.primaryColor]![4],
     '--mantine-color-anchor': readable(t.colors[t.primaryColor]![4], darkPaper),
     '--mantine-color-error': readable(t.colors.red[5], darkPaper),
     '--mantine-color-success': readable(t.colors.teal[5], darkPaper),
-    '--mantine-color-placeholder': t.colors.dark[2],
+    '--mantine-color-placeholder': readable(t.colors.dark[2], darkPaper, 4.6),
   };
   for (const [name, shades] of Object.entries(t.colors)) {
     if (name === 'dark') continue;
