@@ -101,7 +101,11 @@ const appScreens: Screen[] = [
     exclude: [diagramModeMark],
   },
   { name: 'units matrix', path: (s) => `/app/projects/${s.project}/units`, ready: byTestId('matrix-cell') },
-  { name: 'unit create', path: (s) => `/app/projects/${s.project}/units/create`, ready: byTestId('unit-create-submit') },
+  {
+    name: 'unit create',
+    path: (s) => `/app/projects/${s.project}/units/create`,
+    ready: byTestId('unit-create-submit'),
+  },
   {
     name: 'units create multiple',
     path: (s) => `/app/projects/${s.project}/units/create_multiple`,
@@ -128,7 +132,10 @@ async function seedData(request: Parameters<typeof registerUser>[0]): Promise<Se
   await call(request, lead, 'POST', `tasks/${reviewTask}/submit/`);
   await call(request, lead, 'POST', `tasks/${startedTask}/start/`);
   // A comment with a mention: the task shows a thread and the lead gets a notification.
-  await call(request, member, 'POST', 'comments/', { task: reviewTask, text: `@${lead.username} please look at **this**` });
+  await call(request, member, 'POST', 'comments/', {
+    task: reviewTask,
+    text: `@${lead.username} please look at **this**`,
+  });
   await call(request, lead, 'POST', 'comments/', { task: reviewTask, text: 'On it.' });
   const unit = await call<{ unit: { id: number } }>(request, lead, 'GET', `tasks/${reviewTask}/`);
   // A pending invite and a webhook, so the settings screen shows every section filled.
@@ -198,7 +205,8 @@ async function audit(page: Page, screen: Screen, seed: Seed): Promise<Finding[]>
       impact: v.impact ?? '',
       help: `${v.help} (${v.helpUrl})`,
       targets: v.nodes.map(
-        (n) => `${n.target.join(' ')}  ${n.html.slice(0, 160)}  ${n.failureSummary?.split('\n').slice(1, 2).join('') ?? ''}`,
+        (n) =>
+          `${n.target.join(' ')}  ${n.html.slice(0, 160)}  ${n.failureSummary?.split('\n').slice(1, 2).join('') ?? ''}`,
       ),
     }));
 }
@@ -224,7 +232,7 @@ async function openContext(browser: Browser, baseURL: string | undefined, theme:
 async function signIn(page: Page, user: TestUser, workspace?: number) {
   await page.evaluate(
     ([tokens, id]) => {
-      localStorage.setItem('authTokens', tokens as string);
+      localStorage.setItem('authTokens', tokens);
       if (id) localStorage.setItem('current_workspace', String(id));
       else localStorage.removeItem('current_workspace');
     },
@@ -252,7 +260,13 @@ for (const theme of themes) {
           try {
             findings.push(...(await audit(page, screen, seed)));
           } catch (error) {
-            findings.push({ screen: screen.name, rule: 'screen-failed', impact: 'critical', help: String(error), targets: [] });
+            findings.push({
+              screen: screen.name,
+              rule: 'screen-failed',
+              impact: 'critical',
+              help: String(error),
+              targets: [],
+            });
           }
         }
       };

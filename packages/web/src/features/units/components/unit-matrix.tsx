@@ -175,7 +175,14 @@ export function UnitMatrix({
 
   const width = NameWidth + stages.length * CellWidth;
   return (
-    <div ref={scroller} className={classes.scroller} data-testid="matrix" data-count={count} role="grid" aria-rowcount={count + 1}>
+    <div
+      ref={scroller}
+      className={classes.scroller}
+      data-testid="matrix"
+      data-count={count}
+      role="grid"
+      aria-rowcount={count + 1}
+    >
       <div style={{ width, minWidth: '100%' }}>
         <div className={classes.header} role="row" aria-rowindex={1}>
           <div className={classes.corner} style={{ width: NameWidth }} role="columnheader">
