@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import AxeBuilder from '@axe-core/playwright';
-import type { Browser, Locator, Page } from '@playwright/test';
+import type { APIRequestContext, Browser, Locator, Page } from '@playwright/test';
 import { nextMail, registerUser, uniqueName, type TestUser } from './support/accounts';
 import { call, oneStagePipeline, teamWorkspace } from './support/api';
-import { expect, test } from './support/fixtures';
+import { expect, snap, test } from './support/fixtures';
 
 /**
  * Accessibility (docs/accessibility.md): axe-core over every screen, in both themes and both languages,
@@ -37,6 +37,8 @@ type Screen = {
   reach?: (page: Page, seed: Seed) => Promise<void>;
   /** Selectors axe leaves out, each with its reason (docs/accessibility.md §Known exceptions). */
   exclude?: string[];
+  /** A screenshot's name, for the screens whose colours are worth a look in every theme and language. */
+  snap?: string;
 };
 
 const byTestId = (id: string) => (page: Page) => page.getByTestId(id).first();
@@ -50,7 +52,7 @@ const diagramModeMark = '.react-flow__node span[title][aria-label]';
 
 /** Signed out. */
 const publicScreens: Screen[] = [
-  { name: 'landing', path: () => '/', ready: (page) => page.getByRole('heading', { level: 1 }) },
+  { name: 'landing', path: () => '/', ready: (page) => page.getByRole('heading', { level: 1 }), snap: 'landing' },
   { name: 'login', path: () => '/login', ready: byTestId('login-username') },
   { name: 'register', path: () => '/register', ready: byTestId('register-username') },
   {
@@ -76,7 +78,7 @@ const outsiderScreens: Screen[] = [
 
 /** Signed in as the workspace's owner. */
 const appScreens: Screen[] = [
-  { name: 'my work', path: () => '/app', ready: byTestId('my-work-item') },
+  { name: 'my work', path: () => '/app', ready: byTestId('my-work-item'), snap: 'my-work' },
   { name: 'workspaces', path: () => '/app/workspaces', ready: byTestId('workspace-card') },
   { name: 'workspace', path: (s) => `/app/workspaces/${s.workspace}`, ready: byTestId('project-row') },
   {
@@ -93,6 +95,7 @@ const appScreens: Screen[] = [
     path: (s) => `/app/projects/${s.project}/pipelines/${s.pipeline}?stage=${s.stage}`,
     ready: byTestId('stage-summary'),
     exclude: [diagramModeMark],
+    snap: 'pipeline',
   },
   {
     name: 'diagram editor',
@@ -100,7 +103,12 @@ const appScreens: Screen[] = [
     ready: byTestId('flow-save'),
     exclude: [diagramModeMark],
   },
-  { name: 'units matrix', path: (s) => `/app/projects/${s.project}/units`, ready: byTestId('matrix-cell') },
+  {
+    name: 'units matrix',
+    path: (s) => `/app/projects/${s.project}/units`,
+    ready: byTestId('matrix-cell'),
+    snap: 'matrix',
+  },
   {
     name: 'unit create',
     path: (s) => `/app/projects/${s.project}/units/create`,
@@ -112,7 +120,12 @@ const appScreens: Screen[] = [
     ready: byTestId('batch-template'),
   },
   { name: 'unit', path: (s) => `/app/projects/${s.project}/units/${s.unit}`, ready: byTestId('unit-task') },
-  { name: 'task in review', path: (s) => `/app/tasks/${s.reviewTask}`, ready: byTestId('comment-markdown') },
+  {
+    name: 'task in review',
+    path: (s) => `/app/tasks/${s.reviewTask}`,
+    ready: byTestId('comment-markdown'),
+    snap: 'task',
+  },
   { name: 'notifications', path: () => '/app/notifications', ready: byTestId('notifications-list') },
   { name: 'profile', path: () => '/app/profile', ready: byTestId('profile') },
 ];
@@ -188,19 +201,25 @@ function address(): string {
 
 type Finding = { screen: string; rule: string; impact: string; help: string; targets: string[] };
 
-async function audit(page: Page, screen: Screen, seed: Seed): Promise<Finding[]> {
+async function audit(page: Page, screen: Screen, seed: Seed, variant: string): Promise<Finding[]> {
   await page.goto(screen.path(seed));
   if (screen.reach) await screen.reach(page, seed);
   await expect(screen.ready(page), `${screen.name} did not load`).toBeVisible({ timeout: 15_000 });
   // Let drawers and fades finish: colour contrast is measured on what is painted.
   await page.waitForTimeout(400);
+  if (screen.snap) await snap(page, `a11y-${screen.snap}-${variant}`);
+  return seriousFindings(page, screen.name, screen.exclude);
+}
+
+/** axe's serious and critical violations on what `page` shows now. */
+async function seriousFindings(page: Page, name: string, exclude: string[] = []): Promise<Finding[]> {
   let builder = new AxeBuilder({ page }).withTags(tags);
-  for (const selector of screen.exclude ?? []) builder = builder.exclude(selector);
+  for (const selector of exclude) builder = builder.exclude(selector);
   const results = await builder.analyze();
   return results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => ({
-      screen: screen.name,
+      screen: name,
       rule: v.id,
       impact: v.impact ?? '',
       help: `${v.help} (${v.helpUrl})`,
@@ -229,6 +248,19 @@ async function openContext(browser: Browser, baseURL: string | undefined, theme:
   return context;
 }
 
+/**
+ * A session of its own for each browser context: the app refreshes an expired access token with the
+ * refresh token, which rotates, so contexts must not share one (a reused refresh token is refused).
+ */
+async function session(request: APIRequestContext, user: TestUser): Promise<TestUser> {
+  const response = await request.post('/api/users/login/', {
+    data: { username: user.username, password: user.password },
+    headers: { 'x-forwarded-for': address() },
+  });
+  expect(response.status()).toBe(200);
+  return { ...user, ...((await response.json()) as { access: string; refresh: string }) };
+}
+
 async function signIn(page: Page, user: TestUser, workspace?: number) {
   await page.evaluate(
     ([tokens, id]) => {
@@ -249,7 +281,11 @@ test.beforeAll(async ({ request }) => {
 
 for (const theme of themes) {
   for (const language of languages) {
-    test(`no serious or critical axe violation on any screen: ${theme}, ${language}`, async ({ browser, baseURL }) => {
+    test(`no serious or critical axe violation on any screen: ${theme}, ${language}`, async ({
+      browser,
+      baseURL,
+      request,
+    }) => {
       test.setTimeout(240_000);
       const context = await openContext(browser, baseURL, theme, language);
       const page = await context.newPage();
@@ -258,7 +294,7 @@ for (const theme of themes) {
       const run = async (screens: Screen[]) => {
         for (const screen of screens) {
           try {
-            findings.push(...(await audit(page, screen, seed)));
+            findings.push(...(await audit(page, screen, seed, `${theme}-${language}`)));
           } catch (error) {
             findings.push({
               screen: screen.name,
@@ -274,10 +310,10 @@ for (const theme of themes) {
       await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', theme);
       await expect(page.locator('html')).toHaveAttribute('lang', language);
 
-      await signIn(page, seed.outsider);
+      await signIn(page, await session(request, seed.outsider));
       await run(outsiderScreens);
 
-      await signIn(page, seed.lead, seed.workspace);
+      await signIn(page, await session(request, seed.lead), seed.workspace);
       await run(appScreens);
       await context.close();
 
@@ -293,11 +329,12 @@ for (const theme of themes) {
   test(`keyboard focus is visible, and a dialog traps focus and gives it back: ${theme}`, async ({
     browser,
     baseURL,
+    request,
   }) => {
     const context = await openContext(browser, baseURL, theme, 'en');
     const page = await context.newPage();
     await page.goto('/login');
-    await signIn(page, seed.lead, seed.workspace);
+    await signIn(page, await session(request, seed.lead), seed.workspace);
     await page.goto(`/app/tasks/${seed.reviewTask}`);
     const reject = page.getByTestId('task-reject');
     await expect(reject).toBeVisible();
@@ -319,6 +356,8 @@ for (const theme of themes) {
     await page.keyboard.press('Enter');
     const dialog = page.getByRole('dialog', { name: 'Reject task' });
     await expect(dialog).toBeVisible();
+    await page.waitForTimeout(400);
+    expect(await seriousFindings(page, 'reject dialog')).toEqual([]);
     for (let i = 0; i < 12; i++) {
       await page.keyboard.press('Tab');
       expect(await dialog.evaluate((element) => element.contains(document.activeElement))).toBe(true);
@@ -326,6 +365,20 @@ for (const theme of themes) {
     await page.keyboard.press('Escape');
     await expect(dialog).toBeHidden();
     await expect(reject).toBeFocused();
+
+    // The command palette and the shortcuts help are dialogs too.
+    await page.keyboard.press('Control+K');
+    await expect(page.getByTestId('palette-search')).toBeFocused();
+    await page.waitForTimeout(400);
+    expect(await seriousFindings(page, 'command palette')).toEqual([]);
+    await page.keyboard.press('Escape');
+    // Shortcuts never fire while typing: wait until the palette's field has gone.
+    await expect(page.getByTestId('palette-search')).toBeHidden();
+    await page.keyboard.press('Shift+?');
+    await expect(page.getByRole('dialog', { name: 'Keyboard shortcuts' })).toBeVisible();
+    await page.waitForTimeout(400);
+    expect(await seriousFindings(page, 'shortcuts help')).toEqual([]);
+    await snap(page, `a11y-shortcuts-${theme}`);
     await context.close();
   });
 }
