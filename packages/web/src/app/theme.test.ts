@@ -28,7 +28,7 @@ describe('the theme’s colours reach AA contrast', () => {
   });
 
   it('dimmed text, links and errors in both schemes', () => {
-    for (const key of ['--mantine-color-dimmed', '--mantine-color-anchor', '--mantine-color-error']) {
+    for (const key of ['--mantine-color-dimmed', '--mantine-color-anchor', '--mantine-color-error'] as const) {
       expect(contrast(variables.light[key]!, white)).toBeGreaterThanOrEqual(AA);
       expect(contrast(variables.dark[key]!, darkPaper)).toBeGreaterThanOrEqual(AA);
     }
