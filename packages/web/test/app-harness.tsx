@@ -1,7 +1,7 @@
 import { render } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeAll, beforeEach, vi } from 'vitest';
-import type { TPipeline, TProject, TRole, TWorkspace } from '@stageline/shared';
+import type { TMe, TPipeline, TProject, TRole, TWorkspace } from '@stageline/shared';
 import { Providers } from '../src/app/providers';
 import { routes } from '../src/app/routing/routes';
 import { queryClient } from '../src/shared/api/query-client';
@@ -41,7 +41,9 @@ export const me = {
   oauth_accounts: [],
   notify_browser: false,
   email_frequency: 'daily',
-};
+  onboarding: 'done',
+  time_zone: 'UTC',
+} satisfies TMe;
 
 export const workspace = (id: number, role: TRole): TWorkspace => ({
   id,

@@ -1,14 +1,14 @@
-import { localStorageColorSchemeManager, MantineProvider } from '@mantine/core';
+import { localStorageColorSchemeManager, MantineProvider, mergeThemeOverrides } from '@mantine/core';
 import { DatesProvider } from '@mantine/dates';
 import { Notifications } from '@mantine/notifications';
 import { QueryClientProvider } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
+import { useMemo, type ReactNode } from 'react';
 import { I18nextProvider, useTranslation } from 'react-i18next';
 import { ClientConstants, resolveLanguage, StorageKeys } from '@stageline/shared';
 import { weekStart } from '@stageline/shared/dates';
 import { queryClient } from '../shared/api/query-client';
 import { i18n } from '../shared/i18n';
-import { theme } from './theme';
+import { cssVariablesResolver, theme } from './theme';
 
 const colorSchemeManager = localStorageColorSchemeManager({ key: StorageKeys.theme });
 
@@ -18,11 +18,40 @@ function LocalizedDates({ children }: { children: ReactNode }) {
   return <DatesProvider settings={{ locale: language, firstDayOfWeek: weekStart(language) }}>{children}</DatesProvider>;
 }
 
+/**
+ * The theme with the labels Mantine draws itself translated: the close buttons of every modal,
+ * drawer and toast are icon-only, and need a name for screen readers (docs/accessibility.md).
+ */
+function LocalizedMantine({ children }: { children: ReactNode }) {
+  const { t } = useTranslation();
+  const close = t('Close');
+  const localized = useMemo(() => {
+    const closeButtonProps = { 'aria-label': close, title: close };
+    return mergeThemeOverrides(theme, {
+      components: {
+        Modal: { defaultProps: { closeButtonProps } },
+        Drawer: { defaultProps: { closeButtonProps } },
+        Notification: { defaultProps: { closeButtonProps } },
+      },
+    });
+  }, [close]);
+  return (
+    <MantineProvider
+      theme={localized}
+      cssVariablesResolver={cssVariablesResolver}
+      defaultColorScheme="auto"
+      colorSchemeManager={colorSchemeManager}
+    >
+      {children}
+    </MantineProvider>
+  );
+}
+
 /** Theme (light, dark, system), translations, dates, toasts and the query cache for the whole app. */
 export function Providers({ children }: { children: ReactNode }) {
   return (
     <I18nextProvider i18n={i18n}>
-      <MantineProvider theme={theme} defaultColorScheme="auto" colorSchemeManager={colorSchemeManager}>
+      <LocalizedMantine>
         <LocalizedDates>
           <Notifications
             position="bottom-right"
@@ -31,7 +60,7 @@ export function Providers({ children }: { children: ReactNode }) {
           />
           <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
         </LocalizedDates>
-      </MantineProvider>
+      </LocalizedMantine>
     </I18nextProvider>
   );
 }

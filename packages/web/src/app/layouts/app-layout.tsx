@@ -153,7 +153,8 @@ function AppShellLayout() {
               <Menu.Target>
                 <UnstyledButton aria-label={t('Account menu: {{name}}', { name })} data-testid="app-menu">
                   <Group gap={6} wrap="nowrap">
-                    <UserAvatar user={user} size={32} />
+                    {/* No initials here: the button's visible text must be part of its name (WCAG 2.5.3). */}
+                    <UserAvatar user={user} size={32} name={undefined} />
                     <Text size="sm" fw={500} visibleFrom="sm" maw={160} truncate data-testid="app-menu-name">
                       {name}
                     </Text>

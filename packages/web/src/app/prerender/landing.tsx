@@ -8,7 +8,7 @@ import type { TLanguage } from '@stageline/shared';
 import { baseI18nOptions } from '@stageline/shared/i18n';
 import LandingScreen from '../../features/public/routes/landing';
 import { PublicLayout } from '../layouts/public-layout';
-import { theme } from '../theme';
+import { cssVariablesResolver, theme } from '../theme';
 
 /** Escapes text for an HTML attribute or element. */
 const escape = (text: string) =>
@@ -30,7 +30,7 @@ export function renderLandingPage(
   void i18n.use(initReactI18next).init({ ...baseI18nOptions, lng: language, initAsync: false });
   const markup = renderToString(
     <I18nextProvider i18n={i18n}>
-      <MantineProvider theme={theme} defaultColorScheme="light">
+      <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="light">
         {/* The header asks for the session (a visitor here: no token, no query runs). */}
         <QueryClientProvider client={new QueryClient()}>
           <MemoryRouter>

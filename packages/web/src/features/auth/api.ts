@@ -1,17 +1,15 @@
 import { queryOptions } from '@tanstack/react-query';
 import type { z } from 'zod';
-import {
-  ZMe,
-  ZOAuthLoginResult,
-  type TLogin,
-  type TMe,
-  type TOAuthLoginResult,
-  type TOAuthProvider,
-  type TRegister,
-  type TTokenPair,
-  type ZEphemeral,
-  type ZLoginResult,
-  type ZOtpPurpose,
+import type {
+  TLogin,
+  TMe,
+  TOAuthLoginResult,
+  TOAuthProvider,
+  TRegister,
+  TTokenPair,
+  ZEphemeral,
+  ZLoginResult,
+  ZOtpPurpose,
 } from '@stageline/shared';
 import { api, ApiError } from '../../shared/api';
 import { queryClient } from '../../shared/api/query-client';
@@ -32,7 +30,7 @@ export const meQueryKey = ['users', 'me'] as const;
 export const meQueryOptions = () =>
   queryOptions({
     queryKey: meQueryKey,
-    queryFn: async ({ signal }): Promise<TMe> => ZMe.parse(await api.get('users/me/', { signal })),
+    queryFn: ({ signal }) => api.get<TMe>('users/me/', { signal }),
     staleTime: 60_000,
   });
 
@@ -70,9 +68,7 @@ export function finishOAuth(provider: string, callback: TOAuthCallback): Promise
   const key = `${provider} ${callback.code}`;
   let call = oauthFinishing.get(key);
   if (!call) {
-    call = api
-      .get(`oauth/login/${encodeURIComponent(provider)}/`, { ...quiet, query: callback })
-      .then((answer) => ZOAuthLoginResult.parse(answer));
+    call = api.get<TOAuthLoginResult>(`oauth/login/${encodeURIComponent(provider)}/`, { ...quiet, query: callback });
     oauthFinishing.set(key, call);
   }
   return call;

@@ -5,11 +5,11 @@ import {
   type TApiTokenCreate,
   type TApiTokenCreated,
   type TMe,
+  type TSession,
   type TUserPatch,
   type ZAvatarSaved,
-  ZSession,
 } from '@stageline/shared';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { api } from '../../shared/api';
 import { queryClient } from '../../shared/api/query-client';
 import { meQueryKey } from '../auth';
@@ -74,9 +74,7 @@ export const sessionsQueryOptions = () =>
   queryOptions({
     queryKey: sessionsQueryKey,
     queryFn: async ({ signal }) => {
-      const answer = z
-        .union([z.array(ZSession), z.object({ results: z.array(ZSession) })])
-        .parse(await api.get('users/me/sessions/', { signal }));
+      const answer = await api.get<TSession[] | { results: TSession[] }>('users/me/sessions/', { signal });
       return Array.isArray(answer) ? answer : answer.results;
     },
   });

@@ -1,18 +1,17 @@
 import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
-import { z } from 'zod';
-import {
-  paths,
+import type { z } from 'zod';
+import type {
+  TAssignableRole,
+  TBulkResult,
+  TPendingInvite,
+  TWorkspace,
+  TWorkspaceCreate,
+  TWorkspaceUser,
   ZInviteLink,
   ZInvitePreview,
-  ZPendingInvite,
-  ZWorkspace,
-  ZWorkspaceUser,
-  type TAssignableRole,
-  type TBulkResult,
-  type TWorkspace,
-  type TWorkspaceCreate,
-  type ZInviteResult,
+  ZInviteResult,
 } from '@stageline/shared';
+import { paths } from '@stageline/shared';
 import { api, ApiError } from '../../shared/api';
 import { queryClient } from '../../shared/api/query-client';
 
@@ -44,15 +43,14 @@ export const inviteKeys = {
 /* ---------- workspaces ---------- */
 
 /** GET workspaces/: the caller's workspaces, each with the caller's role. */
-export const getWorkspaces = async (signal?: AbortSignal) =>
-  z.array(ZWorkspace).parse(await api.get('workspaces/', { signal }));
+export const getWorkspaces = (signal?: AbortSignal) => api.get<TWorkspace[]>('workspaces/', { signal });
 export const workspacesQueryOptions = () =>
   queryOptions({ queryKey: workspaceKeys.list(), queryFn: ({ signal }) => getWorkspaces(signal) });
 export const useWorkspaces = () => useQuery(workspacesQueryOptions());
 
 /** GET workspaces/{id}/: 404 for a workspace the caller is not in. */
-export const getWorkspace = async (id: number, signal?: AbortSignal) =>
-  ZWorkspace.parse(await api.get(`workspaces/${id}/`, { signal, silent: true }));
+export const getWorkspace = (id: number, signal?: AbortSignal) =>
+  api.get<TWorkspace>(`workspaces/${id}/`, { signal, silent: true });
 export const workspaceQueryOptions = (id: number) =>
   queryOptions({ queryKey: workspaceKeys.detail(id), queryFn: ({ signal }) => getWorkspace(id, signal) });
 export const useWorkspace = (id: number) => useQuery(workspaceQueryOptions(id));
@@ -114,8 +112,8 @@ function invalidateWorkspace(id: number) {
 /* ---------- team ---------- */
 
 /** GET workspaces/{id}/users/: members and pending direct invites. */
-export const getWorkspaceUsers = async (id: number, signal?: AbortSignal) =>
-  z.array(ZWorkspaceUser).parse(await api.get(`workspaces/${id}/users/`, { signal, silent: true }));
+export const getWorkspaceUsers = (id: number, signal?: AbortSignal) =>
+  api.get<TWorkspaceUser[]>(`workspaces/${id}/users/`, { signal, silent: true });
 export const workspaceUsersQueryOptions = (id: number) =>
   queryOptions({ queryKey: workspaceKeys.users(id), queryFn: ({ signal }) => getWorkspaceUsers(id, signal) });
 export const useWorkspaceUsers = (id: number) => useQuery(workspaceUsersQueryOptions(id));
@@ -157,15 +155,14 @@ export const useCancelInvite = (id: number) =>
   });
 
 /** GET invites/: the caller's pending direct invites. */
-export const getMyInvites = async (signal?: AbortSignal) =>
-  z.array(ZPendingInvite).parse(await api.get('invites/', { signal }));
+export const getMyInvites = (signal?: AbortSignal) => api.get<TPendingInvite[]>('invites/', { signal });
 export const myInvitesQueryOptions = () =>
   queryOptions({ queryKey: inviteKeys.mine(), queryFn: ({ signal }) => getMyInvites(signal) });
 export const useMyInvites = () => useQuery(myInvitesQueryOptions());
 
 /** GET invites/{token}/: what a link or personal token offers; 404 for an invalid token. */
-export const getInvitePreview = async (token: string, signal?: AbortSignal) =>
-  ZInvitePreview.parse(await api.get(`invites/${encodeURIComponent(token)}/`, { signal, silent: true }));
+export const getInvitePreview = (token: string, signal?: AbortSignal) =>
+  api.get<TInvitePreview>(`invites/${encodeURIComponent(token)}/`, { signal, silent: true });
 export const invitePreviewQueryOptions = (token: string) =>
   queryOptions({
     queryKey: inviteKeys.preview(token),
@@ -200,7 +197,7 @@ export const useDeclineInvite = () =>
 /** GET workspaces/{id}/link/: the active link, or null when there is none (404). */
 export async function getInviteLink(id: number, signal?: AbortSignal): Promise<TInviteLink | null> {
   try {
-    return ZInviteLink.parse(await api.get(`workspaces/${id}/link/`, { signal, silent: true }));
+    return await api.get<TInviteLink>(`workspaces/${id}/link/`, { signal, silent: true });
   } catch (error) {
     if (error instanceof ApiError && error.status === 404) return null;
     throw error;

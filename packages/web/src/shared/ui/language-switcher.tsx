@@ -15,7 +15,7 @@ export function LanguageSwitcher({ onChange }: { onChange?: (language: TLanguage
         <Button
           variant="default"
           leftSection={<IconLanguage size={16} />}
-          aria-label={t('Language')}
+          aria-label={t('Language: {{code}}', { code: current.toUpperCase() })}
           data-testid="language-switcher"
           px="sm"
         >

@@ -83,7 +83,12 @@ function FullStage({ id, data, selected, sourcePosition, targetPosition }: NodeP
           {data.name}
         </span>
         {Icon && mode ? (
-          <span className={classes.mode} title={t(ReviewModeLabels[mode])} aria-label={t(ReviewModeLabels[mode])}>
+          <span
+            className={classes.mode}
+            role="img"
+            title={t(ReviewModeLabels[mode])}
+            aria-label={t(ReviewModeLabels[mode])}
+          >
             <Icon size={14} />
           </span>
         ) : null}

@@ -69,7 +69,7 @@ const MatrixRow = memo(function MatrixRow({
   const byStage = new Map(row?.tasks.map((task) => [task.stage, task]));
   return (
     <>
-      <div className={classes.nameCell} style={{ width: NameWidth }}>
+      <div className={classes.nameCell} style={{ width: NameWidth }} role="rowheader">
         {row ? (
           <>
             <Link to={paths.app.unit(projectId, row.unit.id)} title={row.unit.name} data-testid="matrix-unit-link">
@@ -91,7 +91,7 @@ const MatrixRow = memo(function MatrixRow({
       </div>
       <div className={classes.spacer} style={{ width: columns.before }} />
       {columns.stages.map((stage) => (
-        <div key={stage.id} className={classes.cellWrap} style={{ width: CellWidth }}>
+        <div key={stage.id} className={classes.cellWrap} style={{ width: CellWidth }} role="gridcell">
           {row ? <StatusCell task={byStage.get(stage.id)} stage={stage} /> : <Skeleton height="100%" />}
         </div>
       ))}
@@ -189,9 +189,16 @@ export function UnitMatrix({
 
   const width = NameWidth + stages.length * CellWidth;
   return (
-    <div ref={scroller} className={classes.scroller} data-testid="matrix" data-count={count} role="grid">
+    <div
+      ref={scroller}
+      className={classes.scroller}
+      data-testid="matrix"
+      data-count={count}
+      role="grid"
+      aria-rowcount={count + 1}
+    >
       <div style={{ width, minWidth: '100%' }}>
-        <div className={classes.header} role="row">
+        <div className={classes.header} role="row" aria-rowindex={1}>
           <div className={classes.corner} style={{ width: NameWidth }} role="columnheader">
             {t('Unit')}
           </div>
@@ -220,6 +227,7 @@ export function UnitMatrix({
                 className={classes.row}
                 style={{ height: RowHeight, transform: `translateY(${item.start}px)`, width }}
                 role="row"
+                aria-rowindex={item.index + 2}
                 data-testid="matrix-row"
                 data-index={item.index}
                 data-unit-id={row?.unit.id}

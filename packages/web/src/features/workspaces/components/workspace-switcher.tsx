@@ -52,7 +52,7 @@ export function WorkspaceSwitcher({
           data-testid={testId}
           fullWidth={fullWidth}
           justify={fullWidth ? 'space-between' : undefined}
-          aria-label={t('Switch workspace')}
+          aria-label={t('Switch workspace: {{name}}', { name: current ? current.name : t('Select workspace') })}
           styles={{ label: { maxWidth: 160, overflow: 'hidden', textOverflow: 'ellipsis' } }}
         >
           {current ? current.name : t('Select workspace')}
