@@ -64,7 +64,7 @@ test('each reviewer, wait: a rejection waits for every reaction, goes to Edit; r
   await expect(a.getByTestId('my-work-review-count')).toHaveText('0');
   await b.goto('/app');
   await expect(b.getByTestId('my-work-review-count')).toHaveText('1');
-  await b.getByTestId('my-work-review').locator(`[data-task-id="${task}"] a`).click();
+  await b.getByTestId('my-work-review').locator(`[data-task-id="${task}"] [data-testid="my-work-task-link"]`).click();
 
   await expect(status(b)).toHaveAttribute('data-status', 'review');
   await expect(b.getByTestId('task-rejected-by')).toContainText('Lena');
@@ -168,7 +168,7 @@ test('My work and the pipeline counters follow a task from submission to accepta
 
   // The artist opens the task from My work, starts and submits it.
   await b.goto('/app');
-  await b.getByTestId('my-work-ready').locator(`[data-task-id="${first}"] a`).click();
+  await b.getByTestId('my-work-ready').locator(`[data-task-id="${first}"] [data-testid="my-work-task-link"]`).click();
   await expect(b).toHaveURL(new RegExp(`/app/tasks/${first}`));
   await b.getByTestId('task-start').click();
   await expect(status(b)).toHaveAttribute('data-status', 'in_progress');
@@ -187,7 +187,7 @@ test('My work and the pipeline counters follow a task from submission to accepta
 
   // The lead accepts from My work; it leaves the review section and counts as Done.
   await a.goto('/app');
-  await a.getByTestId('my-work-review').locator(`[data-task-id="${first}"] a`).click();
+  await a.getByTestId('my-work-review').locator(`[data-task-id="${first}"] [data-testid="my-work-task-link"]`).click();
   await expect(a).toHaveURL(new RegExp(`/app/tasks/${first}`));
   await react(a, 'accept');
   await expect(status(a)).toHaveAttribute('data-status', 'done');

@@ -139,7 +139,14 @@ function TaskRow({ task }: { task: TTaskListItem }) {
       {/* On a phone the flags, status and due date go under the name instead of squeezing it. */}
       <Group justify="space-between" wrap="wrap" gap="xs">
         <Stack gap={0} style={{ minWidth: 0, flex: '1 1 180px' }}>
-          <Anchor component={Link} to={paths.app.task(task.id)} fw={500} truncate="end" data-nav-item>
+          <Anchor
+            component={Link}
+            to={paths.app.task(task.id)}
+            fw={500}
+            truncate="end"
+            data-nav-item
+            data-testid="my-work-task-link"
+          >
             {task.unit.name} · {task.stage.name}
           </Anchor>
           <Text size="xs" c="dimmed" truncate="end">
