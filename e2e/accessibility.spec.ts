@@ -4,6 +4,7 @@ import type { APIRequestContext, Browser, Locator, Page } from '@playwright/test
 import { nextMail, registerUser, uniqueName, type TestUser } from './support/accounts';
 import { call, oneStagePipeline, teamWorkspace } from './support/api';
 import { expect, snap, test } from './support/fixtures';
+import { openPalette } from './support/palette';
 
 /**
  * Accessibility (docs/accessibility.md): axe-core over every screen, in both themes and both languages,
@@ -358,7 +359,7 @@ for (const theme of themes) {
     await expect(reject).toBeFocused();
 
     // The command palette and the shortcuts help are dialogs too.
-    await page.keyboard.press('Control+K');
+    await openPalette(page);
     await expect(page.getByTestId('palette-search')).toBeFocused();
     await page.waitForTimeout(400);
     expect(await seriousFindings(page, 'command palette')).toEqual([]);

@@ -2,6 +2,7 @@ import type { Page } from '@playwright/test';
 import { registerUser, uniqueName } from './support/accounts';
 import { call, oneStagePipeline, openAs, teamWorkspace } from './support/api';
 import { expect, snap, test } from './support/fixtures';
+import { openPalette } from './support/palette';
 
 /** Keyboard-first (docs/guide: keyboard): the command palette, one-key actions and `g` navigation. */
 
@@ -23,7 +24,7 @@ test('the palette finds a task by name, opens it, and its Accept runs from the p
   const page = await openAs(browser, baseURL, lead, team.workspace);
   await page.goto('/app');
   await expect(page.getByTestId('my-work-item').first()).toBeVisible();
-  await page.keyboard.press('Control+K');
+  await openPalette(page);
   await page.getByTestId('palette-search').fill(`${unitName} layout`);
   const hit = page.getByTestId('palette-entry').filter({ hasText: `${unitName} · Layout` });
   await expect(hit).toBeVisible();
@@ -33,14 +34,14 @@ test('the palette finds a task by name, opens it, and its Accept runs from the p
   await expect(taskStatus(page)).toHaveAttribute('data-status', 'review');
 
   // The open task's actions are in the palette too; Accept opens the same dialog as the button.
-  await page.keyboard.press('Control+K');
+  await openPalette(page);
   await page.getByTestId('palette-search').fill('accept');
   await page.getByTestId('palette-entry').filter({ hasText: 'Accept the task' }).click();
   await page.getByTestId('accept-confirm').click();
   await expect(taskStatus(page)).toHaveAttribute('data-status', 'done');
 
   // Recent places come first on the next open.
-  await page.keyboard.press('Control+K');
+  await openPalette(page);
   await expect(page.getByTestId('palette-entry').first()).toContainText(`${unitName} · Layout`);
   await page.keyboard.press('Escape');
 });

@@ -1,6 +1,7 @@
 import { registerUser, uniqueName } from './support/accounts';
 import { call, oneStagePipeline, openAs, teamWorkspace } from './support/api';
 import { expect, snap, test } from './support/fixtures';
+import { openPalette } from './support/palette';
 
 /** Saved views (docs/decisions.md, entry 66): the matrix's filters saved by name and shared. */
 
@@ -50,7 +51,7 @@ test('a lead saves the matrix filters as a shared view; another member opens it 
   // The palette lists the project's views too.
   await other.goto(`/app/projects/${team.project}/units`);
   await expect(other.getByTestId('matrix-row')).toHaveCount(3);
-  await other.keyboard.press('Control+K');
+  await openPalette(other);
   await other.getByTestId('palette-search').fill('working');
   await other.getByTestId('palette-entry').filter({ hasText: 'Working now' }).click();
   await expect(other).toHaveURL(/status=in_progress/);

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import type { TWebhook, TWebhookCreated, TWebhookDelivery } from '@stageline/shared';
 import { schema } from '../../db';
 import { relaxedLimits } from '../../../test/accounts';
@@ -129,9 +129,17 @@ describe('deliveries', () => {
         .map((r) => (r.json.data as { task: { id: number } }).task.id);
       expect(tasks.sort()).toEqual(unit.tasks.map((task) => task.id).sort());
 
-      const log = await deliveriesOf(hook);
-      expect(log).toHaveLength(3);
-      expect(log.every((d) => d.status === 'succeeded' && d.attempts === 1 && d.response_status === 200)).toBe(true);
+      // The receiver answers before the dispatcher records the answer: wait for the log to catch up.
+      const log = await vi.waitFor(
+        async () => {
+          const rows = await deliveriesOf(hook);
+          expect(rows).toHaveLength(3);
+          expect(rows.every((d) => d.status === 'succeeded')).toBe(true);
+          return rows;
+        },
+        { timeout: 10_000, interval: 100 },
+      );
+      expect(log.every((d) => d.attempts === 1 && d.response_status === 200)).toBe(true);
       expect(log[0]!.response_excerpt).toBe('thanks');
     } finally {
       await receiver.close();
