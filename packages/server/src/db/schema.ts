@@ -1,3 +1,4 @@
+// One file on purpose: drizzle-kit generates migrations from this single schema, and the tables reference each other (docs/architecture.md, "Database").
 import { sql } from 'drizzle-orm';
 import {
   type AnyPgColumn,

@@ -1,3 +1,4 @@
+// One file for now: invites by e-mail, by username and by link share one accept/decline path and its row locks; splitting it by kind is open in issue 18 item 4.
 import { and, asc, eq, isNull, or, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import {

@@ -1,3 +1,4 @@
+// One file for now: every workspace route shares this plugin's guards and schemas; splitting team, invite and settings routes is open in issue 18 item 4.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
