@@ -9,6 +9,43 @@ import stageline from './tools/eslint-plugin-stageline.js';
  * web `shared/` knows no feature, features know no `app/`, a feature is imported only through its
  * entry file, there are no import cycles, and no package reaches into another's internals.
  */
+/**
+ * The web app never decides a permission or an engine transition: it reads the `abilities` the
+ * server sends with each record (docs/architecture.md, "Abilities"). So web code may not import the
+ * rules that decide them, nor compare a role or a task status to a literal.
+ */
+const webDecides = {
+  name: '@stageline/shared',
+  importNames: [
+    'can',
+    'canWork',
+    'canReview',
+    'atLeast',
+    'checkRoleChange',
+    'checkRemoval',
+    'Permissions',
+    'applyTaskAction',
+    'reviewDecision',
+    'availableStatuses',
+    'taskAbilities',
+    'workspaceAbilities',
+    'memberAbilities',
+  ],
+  message: 'The server decides: read the record’s `abilities` (docs/architecture.md, "Abilities").',
+};
+const webComparisons = [
+  {
+    selector: 'BinaryExpression[operator=/^[!=]==$/] > Literal[value=/^(owner|admin|member|guest)$/]',
+    message: 'Do not compare roles in the web app: read the record’s `abilities` (docs/architecture.md, "Abilities").',
+  },
+  {
+    selector:
+      "BinaryExpression[operator=/^[!=]==$/]:matches([left.name='status'], [left.property.name='status']) > Literal[value=/^(todo|in_progress|review|edit|done)$/]",
+    message:
+      'Do not compare task statuses in the web app: read the task’s `abilities`, or a shared rule (docs/architecture.md, "Abilities").',
+  },
+];
+
 export default tseslint.config(
   {
     ignores: [
@@ -55,7 +92,7 @@ export default tseslint.config(
         'error',
         {
           // Extra entries keep React Flow out of the first chunk; app/ loads screens lazily by file.
-          extraEntries: { pipelines: ['read-only', 'builder', 'crud'] },
+          extraEntries: { pipelines: ['read-only', 'builder', 'crud', 'overview'] },
           screenImporters: ['app/routing/', 'app/prerender/'],
         },
       ],
@@ -70,11 +107,20 @@ export default tseslint.config(
     },
   },
   {
+    files: ['packages/web/src/**/*.{ts,tsx}'],
+    ignores: ['**/*.test.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: [webDecides] }],
+      'no-restricted-syntax': ['error', ...webComparisons],
+    },
+  },
+  {
     files: ['packages/web/src/shared/**/*.{ts,tsx}'],
     rules: {
       'no-restricted-imports': [
         'error',
         {
+          paths: [webDecides],
           patterns: [
             { group: ['**/features/**', '**/app/**'], message: 'web/shared must not depend on features or app.' },
           ],
@@ -88,6 +134,7 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
+          paths: [webDecides],
           patterns: [{ group: ['**/app/**'], message: 'Features must not depend on app/; move the piece to shared/.' }],
         },
       ],

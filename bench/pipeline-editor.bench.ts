@@ -1,3 +1,4 @@
+// One file: a bench is one script — the fixture pipeline, the mocked API and the browser probe serve only this measurement.
 /**
  * Issue 5 item 6: a 500-stage pipeline opens, lays out and drags without stutter. Measures (a)
  * `layoutGraph` in Node, cold and warm, and (b) the built web app in Debian's Chromium with the API
@@ -19,21 +20,12 @@ import { chromium, type Page, type Route } from '@playwright/test';
 import { paths, ZMe, ZPipeline, type TMe, type TPipeline } from '@stageline/shared';
 import { buildNode } from '../packages/web/test/pipelines';
 import { layoutGraph } from '../packages/web/src/features/pipelines/lib/layout';
+import { chromiumArgs } from '../e2e/support/browser';
 
 /** Results go to stdout as markdown (no console: the linter keeps it for debugging). */
 const print = (line: string) => process.stdout.write(`${line}\n`);
 
 const root = resolve(import.meta.dirname, '..');
-const chromiumArgs = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 // The real server's policy (packages/server/src/http/security.ts), so the layout worker is tested under it.
 const csp = [
   "default-src 'self'",
@@ -122,7 +114,7 @@ async function benchLayout(pipeline: TPipeline) {
   const edges = pipeline.edges.map((e) => ({ source: String(e.source), target: String(e.target) }));
   const time = async () => {
     const start = performance.now();
-    const positions = await layoutGraph(nodes, edges, 'horizontal');
+    const { positions } = await layoutGraph(nodes, edges, 'horizontal');
     if (positions.size !== nodes.length) throw new Error(`layout placed ${positions.size} of ${nodes.length}`);
     return performance.now() - start;
   };
@@ -185,6 +177,7 @@ const me: TMe = ZMe.parse({
   notify_browser: false,
   email_frequency: 'never',
   onboarding: 'done',
+  time_zone: 'UTC',
 });
 
 /** Answers what the editor asks of the API; anything else is a 404 the app has to survive. */
@@ -405,6 +398,14 @@ async function benchBrowser(scenarios: readonly TScenario[]) {
     runs: Number(process.env.BENCH_RUNS ?? 3),
     results: new Map([...runs].map(([name, list]) => [name, summary(list)])),
   };
+}
+
+/** The browser half of this bench, both cases, for the web bench (bench/web.bench.ts). */
+export function benchEditor() {
+  return benchBrowser([
+    { name: 'placed', pipeline: buildLargePipeline(Stages, true) },
+    { name: 'unplaced', pipeline: buildLargePipeline(Stages, false) },
+  ]);
 }
 
 const load = () =>

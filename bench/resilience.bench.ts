@@ -192,9 +192,8 @@ export default async function run(): Promise<void> {
     let server: Server = await startServer(target.env);
     try {
       const first = await signUp(server.url);
-      const username = (
-        await json<{ username: string }>(`${server.url}/api/users/me/`, { headers: first })
-      ).body.username;
+      const username = (await json<{ username: string }>(`${server.url}/api/users/me/`, { headers: first })).body
+        .username;
       let headers = first;
       const restarts: number[] = [];
       let acknowledged = 0;
@@ -231,7 +230,9 @@ export default async function run(): Promise<void> {
   }
   print(
     `${Writers} writers, SIGKILL after 1 s, restarted at once, ${Crashes} rounds; then ${Clients} clients × ${Seconds} s ` +
-      `(load average ${loadavg().map((v) => v.toFixed(1)).join(' ')}):\n`,
+      `(load average ${loadavg()
+        .map((v) => v.toFixed(1))
+        .join(' ')}):\n`,
   );
   print(
     '| database | acknowledged writes | missing after kill -9 | restart → healthy (median) | `GET workspaces/` p50 / p99 | req/s | errors / non-2xx | reference `health/` p50 / p99 | req/s |',

@@ -211,6 +211,49 @@ export default async function run(): Promise<void> {
       url: `/api/units/matrix/?pipeline=${matrix.id}&limit=50&status=review&sort=-name&offset=${(i % 20) * 50}`,
     }));
 
+    // 2b. The whole matrix at once (issue 13 item 1), beside the same rows read by one plain query
+    // through the same driver, and beside the 100 pages of 100 the screen used to load.
+    const median = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)]!;
+    const timed = async (work: () => Promise<unknown>) => {
+      const started = performance.now();
+      await work();
+      return performance.now() - started;
+    };
+    const wholeUrl = `/api/units/matrix/whole/?pipeline=${matrix.id}`;
+    const wholeTimes: number[] = [];
+    const rawTimes: number[] = [];
+    const pagedTimes: number[] = [];
+    let wholeBytes = 0;
+    let wholeGzip = 0;
+    for (let i = 0; i < 5; i++) {
+      wholeTimes.push(
+        await timed(async () => {
+          const response = await app.inject({ method: 'GET', url: wholeUrl, headers: meHeaders });
+          wholeBytes = response.rawPayload.length;
+        }),
+      );
+      rawTimes.push(
+        await timed(() =>
+          db.execute(sql`select t.id, t.unit_id, t.stage_id, t.status, t.due_date, t.ready_at, t.use_stage_defaults
+            from tasks t join units u on u.id = t.unit_id where u.pipeline_id = ${matrix.id}`),
+        ),
+      );
+    }
+    const zipped = await app.inject({
+      method: 'GET',
+      url: wholeUrl,
+      headers: { ...meHeaders, 'accept-encoding': 'gzip' },
+    });
+    wholeGzip = zipped.rawPayload.length;
+    for (let i = 0; i < 3; i++) {
+      pagedTimes.push(
+        await timed(async () => {
+          for (let offset = 0; offset < 10_000; offset += 100)
+            await call(app, meHeaders, 'GET', `/api/units/matrix/?pipeline=${matrix.id}&limit=100&offset=${offset}`);
+        }),
+      );
+    }
+
     // 3. My work: "me" is the default assignee of every stage of a 20-stage pipeline with 50 units.
     const mine = await pipelineOf('Mine', Stages, { default_assignees: [me.id] });
     await batch(mine.id, 50, 'Mine {count}');
@@ -260,6 +303,14 @@ export default async function run(): Promise<void> {
     );
     print(
       `| matrix page filtered (status=review, sort=-name) p50 / p95 | ${ms(matrixFiltered.p50)} / ${ms(matrixFiltered.p95)} ms | — |`,
+    );
+    const wholeMs = median(wholeTimes);
+    const rawMs = median(rawTimes);
+    print(
+      `| whole matrix, 10,000 units × 20 stages (median of 5) | ${ms(wholeMs)} ms; ${(wholeBytes / 1e6).toFixed(1)} MB, gzip ${(wholeGzip / 1e6).toFixed(1)} MB | ≤ 1.0× the plain query: ${ms(rawMs)} ms (${(wholeMs / rawMs).toFixed(2)}×) |`,
+    );
+    print(
+      `| the same as 100 pages of 100 (median of 3) | ${ms(median(pagedTimes))} ms | the whole call: ${(median(pagedTimes) / wholeMs).toFixed(1)}× slower |`,
     );
     print(`| review action: accept p50 / p95 | ${ms(accept.p50)} / ${ms(accept.p95)} ms | p95 ≤ 20 ms |`);
     print(`| review action: reject p50 / p95 | ${ms(reject.p50)} / ${ms(reject.p95)} ms | p95 ≤ 20 ms |`);

@@ -4,7 +4,7 @@ import { call, oneStagePipeline, openAs, teamWorkspace } from './support/api';
 import { expect, snap, test } from './support/fixtures';
 
 /**
- * Every main screen at phone width (400 px) and at 1280 px, light and dark: the page never scrolls
+ * Every main screen at phone width (400 px) and at 1280 px, in both languages and themes: the page never scrolls
  * sideways and no text runs out of its box (docs/decisions.md, entry 70). Text cut on purpose
  * with an ellipsis, and boxes that scroll (the matrix, tables, the diagram), are fine.
  */
@@ -53,7 +53,7 @@ async function overflowing(page: Page): Promise<string[]> {
   });
 }
 
-test('main screens at 400 and 1280 px, light and dark, English and Russian: no sideways scroll, no text out of its box', async ({
+test('main screens at 400 and 1280 px, English in light and Russian in dark: no sideways scroll, no text out of its box', async ({
   browser,
   baseURL,
   request,
@@ -61,18 +61,22 @@ test('main screens at 400 and 1280 px, light and dark, English and Russian: no s
   test.setTimeout(180_000);
   const lead = await registerUser(request, { firstName: 'Konstantin' });
   const team = await teamWorkspace(request, lead, [], uniqueName('Narrow studio workspace'));
-  const flow = await oneStagePipeline(request, lead, team.project, { default_assignees: [lead.id], default_reviewers: [lead.id] }, [
-    'Harbour establishing shot 010',
-    'Market 020',
-  ]);
+  const flow = await oneStagePipeline(
+    request,
+    lead,
+    team.project,
+    { default_assignees: [lead.id], default_reviewers: [lead.id] },
+    ['Harbour establishing shot 010', 'Market 020'],
+  );
   await call(request, lead, 'POST', `tasks/${flow.tasks[0]}/start/`);
-  const unit = (await call<{ results: { id: number }[] }>(request, lead, 'GET', `units/?project=${team.project}`)).results[0]!;
+  const unit = (await call<{ results: { id: number }[] }>(request, lead, 'GET', `units/?project=${team.project}`))
+    .results[0]!;
 
   const screens: [string, string, string][] = [
     ['my-work', '/app', 'my-work-item'],
     ['workspaces', '/app/workspaces', ''],
     ['workspace', `/app/workspaces/${team.workspace}`, ''],
-    ['project', `/app/projects/${team.project}`, ''],
+    ['project', `/app/projects/${team.project}`, 'project-workload-person'],
     ['pipelines', `/app/projects/${team.project}/pipelines`, ''],
     ['pipeline', `/app/projects/${team.project}/pipelines/${flow.pipeline}`, 'pipeline-diagram'],
     ['units', `/app/projects/${team.project}/units`, 'matrix-row'],
@@ -82,10 +86,11 @@ test('main screens at 400 and 1280 px, light and dark, English and Russian: no s
     ['profile', '/app/profile', ''],
   ];
   const problems: string[] = [];
+  // Layout follows the language (Russian words are longer) and the width, not the theme: each
+  // language is checked once, in its own theme, so both themes are pictured too.
   const looks = [
     ['light', 'en'],
-    ['dark', 'en'],
-    ['light', 'ru'],
+    ['dark', 'ru'],
   ] as const;
   for (const [theme, language] of looks) {
     const page = await openAs(browser, baseURL, lead, team.workspace);
@@ -103,8 +108,9 @@ test('main screens at 400 and 1280 px, light and dark, English and Russian: no s
         if (ready) await expect(page.getByTestId(ready).first()).toBeVisible();
         else await expect(page.locator('main h1, main h2').first()).toBeVisible();
         await page.waitForTimeout(150); // fonts and late layout
-        for (const problem of await overflowing(page)) problems.push(`${name} ${width}px ${theme} ${language}: ${problem}`);
-        if (width === 400) await snap(page, `narrow-${name}-${theme}-${language}`);
+        for (const problem of await overflowing(page))
+          problems.push(`${name} ${width}px ${theme} ${language}: ${problem}`);
+        await snap(page, `${width === 400 ? 'narrow' : 'wide'}-${name}-${theme}-${language}`);
       }
     }
     await page.context().close();

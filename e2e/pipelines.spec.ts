@@ -145,16 +145,21 @@ test('build a pipeline with the mouse, save, reload, and restore unsaved work', 
   await orientation.getByText('Vertical').click();
   await expect(orientation).toHaveAttribute('data-value', 'vertical');
   // The new orientation is laid out at once: top to bottom, no stage on another, none under the toolbar.
-  const box = async (kind: string) => (await page.locator(`[data-testid="flow-node"][data-kind="${kind}"]`).first().boundingBox())!;
+  const box = async (kind: string) =>
+    (await page.locator(`[data-testid="flow-node"][data-kind="${kind}"]`).first().boundingBox())!;
   await expect.poll(async () => (await box('end')).y - (await box('root')).y).toBeGreaterThan(100);
-  const boxes = await page.getByTestId('flow-node').evaluateAll((nodes) =>
-    nodes.map((node) => node.getBoundingClientRect()).map(({ x, y, width, height }) => ({ x, y, width, height })),
-  );
+  const boxes = await page
+    .getByTestId('flow-node')
+    .evaluateAll((nodes) =>
+      nodes.map((node) => node.getBoundingClientRect()).map(({ x, y, width, height }) => ({ x, y, width, height })),
+    );
   const overlap = (a: (typeof boxes)[number], b: (typeof boxes)[number]) =>
     a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
   for (const [i, a] of boxes.entries()) for (const b of boxes.slice(i + 1)) expect(overlap(a, b)).toBe(false);
   const toolbarBottom = (await orientation.boundingBox())!.y + (await orientation.boundingBox())!.height;
   expect((await box('root')).y).toBeGreaterThan(toolbarBottom);
+  // Edges follow elk's orthogonal routes (around the nodes), not a curve of their own.
+  await expect(page.locator('.react-flow__edge path.react-flow__edge-path[data-routed="true"]')).toHaveCount(3);
   await snap(page, 'flow-editor-en-light');
 
   // Save; reload and see it unchanged.
@@ -163,6 +168,8 @@ test('build a pipeline with the mouse, save, reload, and restore unsaved work', 
   await page.reload();
   await expect(stages(page)).toHaveCount(2);
   await expect(edges(page)).toHaveCount(3);
+  // Saved as Organize left it: the routes come back with it.
+  await expect(page.locator('.react-flow__edge path.react-flow__edge-path[data-routed="true"]')).toHaveCount(3);
 
   // Unsaved work: leaving asks first; a reload offers to restore it.
   await page.getByTestId('flow-add-stage').click();

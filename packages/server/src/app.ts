@@ -20,6 +20,7 @@ import {
   type AuthContext,
   type AuthLimits,
 } from './features/auth';
+import { attachmentsRoutes, createStorage, type FileStorage } from './features/attachments';
 import { digestsRoutes } from './features/digests';
 import { commentsRoutes } from './features/comments';
 import { csvRoutes } from './features/csv';
@@ -31,6 +32,7 @@ import { pipelinesRoutes } from './features/pipelines';
 import { projectsRoutes } from './features/projects';
 import { systemRoutes } from './features/system';
 import { tasksRoutes } from './features/tasks';
+import { teamsRoutes } from './features/teams';
 import { unitsRoutes } from './features/units';
 import { usersRoutes } from './features/users';
 import { searchRoutes } from './features/search';
@@ -115,6 +117,16 @@ export async function buildApp({
   const ctx: AuthContext = { config, db: database.db, keys, mailer, log: app.log };
   const limits: AuthLimits = { ...defaultAuthLimits, ...authLimits };
   await app.register(authenticatePlugin, { db: database.db, keys });
+  const storage = createStorage({ db: database.db, s3Url: config.s3Url });
+  app.addHook('onClose', async () => storage.close());
+  const files = {
+    db: database.db,
+    storage,
+    keys,
+    maxUploadBytes: config.maxUploadBytes,
+    workspaceQuotaBytes: config.workspaceQuotaBytes,
+  };
+  app.decorate('fileStorage', storage);
 
   await app.register(swagger, {
     openapi: {
@@ -152,8 +164,10 @@ export async function buildApp({
       await api.register(pipelinesRoutes, { db: database.db });
       await api.register(unitsRoutes, { db: database.db });
       await api.register(tasksRoutes, { db: database.db });
+      await api.register(teamsRoutes, { db: database.db });
       await api.register(csvRoutes, { db: database.db });
       await api.register(commentsRoutes, { db: database.db });
+      await api.register(attachmentsRoutes, { ctx: files });
       await api.register(viewsRoutes, { db: database.db });
       await api.register(searchRoutes, { db: database.db });
       await api.register(notificationsRoutes, { db: database.db });
@@ -182,7 +196,7 @@ export async function buildApp({
   app.addHook('preClose', async () => webhookDispatcher.stop());
 
   if (jobs) {
-    const scheduler = createScheduler({ database, jobs: appJobs(ctx, webhookDispatcher), log: app.log });
+    const scheduler = createScheduler({ database, jobs: appJobs(ctx, webhookDispatcher, storage), log: app.log });
     let starting: Promise<void> | undefined;
     // A scheduler that cannot start is logged, never fatal: the app serves requests without it.
     const start = () =>
@@ -211,6 +225,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** This process's webhook sender (the scheduler's minute job and tests wake it). */
     webhookDispatcher: WebhookDispatcher;
+    /** Where the bytes of files live (docs/files.md). */
+    fileStorage: FileStorage;
     /** Requests running and waiting for a place now (docs/security.md, "Load"). */
     admission: ReturnType<typeof registerAdmission>;
   }

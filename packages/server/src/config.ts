@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { Limits } from '@stageline/shared';
 
 const ZBooleanFlag = z
   .enum(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off'], { error: 'must be true or false (1/0, yes/no, on/off)' })
@@ -49,6 +50,25 @@ const ZEnv = z.object({
     .min(0, 'must be a whole number from 0 to 100000')
     .max(100_000, 'must be a whole number from 0 to 100000')
     .default(1000),
+  MAX_UPLOAD_MB: z.coerce
+    .number({ error: 'must be a whole number from 1 to 100000' })
+    .int('must be a whole number from 1 to 100000')
+    .min(1, 'must be a whole number from 1 to 100000')
+    .max(100_000, 'must be a whole number from 1 to 100000')
+    .default(Limits.attachment.defaultMaxMb),
+  WORKSPACE_QUOTA_MB: z.coerce
+    .number({ error: 'must be a whole number from 1 to 100000000' })
+    .int('must be a whole number from 1 to 100000000')
+    .min(1, 'must be a whole number from 1 to 100000000')
+    .max(100_000_000, 'must be a whole number from 1 to 100000000')
+    .default(Limits.attachment.defaultQuotaMb),
+  S3_URL: z
+    .url({ protocol: /^https?$/, error: 'must be http(s)://ACCESS_KEY:SECRET@host[:port]/bucket[?region=…]' })
+    .refine((value) => {
+      const url = new URL(value);
+      return Boolean(url.username && url.password && url.pathname.split('/').filter(Boolean).length === 1);
+    }, 'must be http(s)://ACCESS_KEY:SECRET@host[:port]/bucket[?region=…]')
+    .optional(),
   LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
       error: 'must be fatal, error, warn, info, debug, trace or silent',
@@ -141,6 +161,12 @@ export type Config = {
   maxConcurrentRequests: number | undefined;
   /** API requests that may wait for their turn; one more is answered 503 `server_busy`. */
   maxQueuedRequests: number;
+  /** The largest file one upload may carry, in bytes (MAX_UPLOAD_MB). */
+  maxUploadBytes: number;
+  /** The bytes of files one workspace may hold (WORKSPACE_QUOTA_MB). */
+  workspaceQuotaBytes: number;
+  /** Object storage for files; unset, files are kept in the database (docs/files.md). */
+  s3Url: string | undefined;
   logLevel: Env['LOG_LEVEL'];
   env: Env['NODE_ENV'];
   /** Sign-in providers (OAUTH_*), in button order; empty when none is configured. */
@@ -182,6 +208,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhooksAllowPrivate: e.WEBHOOKS_ALLOW_PRIVATE,
     maxConcurrentRequests: e.MAX_CONCURRENT_REQUESTS,
     maxQueuedRequests: e.MAX_QUEUED_REQUESTS,
+    maxUploadBytes: e.MAX_UPLOAD_MB * 1024 * 1024,
+    workspaceQuotaBytes: e.WORKSPACE_QUOTA_MB * 1024 * 1024,
+    s3Url: e.S3_URL,
     logLevel: e.LOG_LEVEL,
     env: e.NODE_ENV,
     oauthProviders: oauth.providers,

@@ -31,7 +31,10 @@ type Fixture = {
   /** A unit of the pipeline; tasks of three units at its stage: in To do, in progress, and in review
    * (round 1 open) with every role of the workspace as its own reviewers. */
   unit: number;
-  tasks: { todo: number; inProgress: number; review: number };
+  tasks: { todo: number; inProgress: number; review: number; queue: number; remind: number };
+  /** A team of the workspace (guest, member, admin, owner); the `queue` task is assigned to it, the
+   * `remind` task is in review with the member as its assignee and the admin as its reviewer. */
+  team: number;
   /** A comment of the member on the review task, and a notification of the member. */
   comment: number;
   notification: number;
@@ -40,6 +43,8 @@ type Fixture = {
   delivery: number;
   /** A view of the project shared by the member. */
   view: number;
+  /** A file of the member on the review task (with a thumbnail). */
+  attachment: number;
 };
 type Call = { url: string; payload?: object | Buffer; headers?: Record<string, string> };
 /** `stream`: the answer never ends (server-sent events): only its status is read. */
@@ -66,6 +71,12 @@ function csvUpload(fields: Record<string, number>) {
     payload: Buffer.from(`${parts.join('')}${file}--${boundary}--\r\n`),
     headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
   };
+}
+
+/** A multipart body of text fields, then a small text file in field `file`. */
+function fileUpload(fields: Record<string, number>) {
+  const { payload, headers } = csvUpload(fields);
+  return { payload: Buffer.from(payload.toString().replace('units.csv', 'notes.txt')), headers };
 }
 
 //                        signed out, non-member, guest, member, admin, owner
@@ -286,6 +297,10 @@ const table: Record<string, Entry> = {
     expect: [401, 404, 200, 200, 200, 200],
     call: (f) => ({ url: `/api/projects/${f.project}/` }),
   },
+  'GET /api/projects/:id/workload/': {
+    expect: [401, 404, 200, 200, 200, 200],
+    call: (f) => ({ url: `/api/projects/${f.project}/workload/` }),
+  },
   'PATCH /api/projects/:id/': {
     expect: [401, 404, 403, 200, 200, 200],
     call: (f) => ({ url: `/api/projects/${f.project}/`, payload: { name: 'Renamed' } }),
@@ -363,6 +378,10 @@ const table: Record<string, Entry> = {
     expect: [401, 404, 200, 200, 200, 200],
     call: (f) => ({ url: `/api/units/matrix/?pipeline=${f.pipeline.id}&assignee=me` }),
   },
+  'GET /api/units/matrix/whole/': {
+    expect: [401, 404, 200, 200, 200, 200],
+    call: (f) => ({ url: `/api/units/matrix/whole/?pipeline=${f.pipeline.id}` }),
+  },
   // CSV (issue 15): exports read like the matrix and task lists; an import creates like units/batch/.
   'GET /api/pipelines/:id/export.csv': {
     expect: [401, 404, 200, 200, 200, 200],
@@ -420,6 +439,31 @@ const table: Record<string, Entry> = {
     expect: [401, 404, 403, 200, 403, 403],
     call: (f) => ({ url: `/api/comments/${f.comment}/`, payload: { text: 'Edited' } }),
   },
+  // Files (docs/files.md): as comments; deleting is the author's (the member) or Admin+.
+  'POST /api/attachments/': {
+    expect: [401, 404, 201, 201, 201, 201],
+    call: (f) => ({ url: '/api/attachments/', ...fileUpload({ task: f.tasks.review }) }),
+  },
+  'GET /api/attachments/': {
+    expect: [401, 404, 200, 200, 200, 200],
+    call: (f) => ({ url: `/api/attachments/?task=${f.tasks.review}` }),
+  },
+  'GET /api/attachments/:id/': {
+    expect: [401, 404, 200, 200, 200, 200],
+    call: (f) => ({ url: `/api/attachments/${f.attachment}/` }),
+  },
+  'GET /api/attachments/:id/content/': {
+    expect: [401, 404, 200, 200, 200, 200],
+    call: (f) => ({ url: `/api/attachments/${f.attachment}/content/` }),
+  },
+  'GET /api/attachments/:id/thumbnail/': {
+    expect: [401, 404, 200, 200, 200, 200],
+    call: (f) => ({ url: `/api/attachments/${f.attachment}/thumbnail/` }),
+  },
+  'DELETE /api/attachments/:id/': {
+    expect: [401, 404, 403, 204, 204, 204],
+    call: (f) => ({ url: `/api/attachments/${f.attachment}/` }),
+  },
   'DELETE /api/comments/:id/': {
     expect: [401, 404, 403, 204, 204, 204],
     call: (f) => ({ url: `/api/comments/${f.comment}/` }),
@@ -437,6 +481,38 @@ const table: Record<string, Entry> = {
   },
   // The live stream: any signed-in user gets their own events.
   'GET /api/events/': { expect: signedIn(200), call: at('/api/events/'), stream: true },
+  // Teams (docs/review-rules.md): everyone reads, Admins manage; "Take" is for the team's members,
+  // reminding the reviewers for the task's assignees.
+  'GET /api/workspaces/:id/teams/': { expect: [401, 404, 200, 200, 200, 200], call: ws('teams/') },
+  'POST /api/workspaces/:id/teams/': {
+    expect: [401, 404, 403, 403, 201, 201],
+    call: ws('teams/', () => ({ name: `Team ${fresh()}`, color: '#12ab34' })),
+  },
+  'GET /api/teams/:id/': { expect: [401, 404, 200, 200, 200, 200], call: (f) => ({ url: `/api/teams/${f.team}/` }) },
+  'PATCH /api/teams/:id/': {
+    expect: [401, 404, 403, 403, 200, 200],
+    call: (f) => ({ url: `/api/teams/${f.team}/`, payload: { name: `Renamed ${fresh()}` } }),
+  },
+  'DELETE /api/teams/:id/': {
+    expect: [401, 404, 403, 403, 204, 204],
+    call: (f) => ({ url: `/api/teams/${f.team}/` }),
+  },
+  'POST /api/teams/:id/members/': {
+    expect: [401, 404, 403, 403, 200, 200],
+    call: (f) => ({ url: `/api/teams/${f.team}/members/`, payload: { users: [f.users.guest.id] } }),
+  },
+  'DELETE /api/teams/:id/members/:user/': {
+    expect: [401, 404, 403, 403, 204, 204],
+    call: (f) => ({ url: `/api/teams/${f.team}/members/${f.users.guest.id}/` }),
+  },
+  'POST /api/tasks/:id/take/': {
+    expect: [401, 404, 200, 200, 200, 200],
+    call: (f) => ({ url: `/api/tasks/${f.tasks.queue}/take/` }),
+  },
+  'POST /api/tasks/:id/remind/': {
+    expect: [401, 404, 403, 200, 403, 403],
+    call: (f) => ({ url: `/api/tasks/${f.tasks.remind}/remind/` }),
+  },
   'POST /api/stages/bulk_update/': {
     expect: [401, 404, 403, 200, 200, 200],
     call: (f) => ({
@@ -543,6 +619,28 @@ describe('permission matrix', () => {
     await db
       .insert(schema.taskReviewers)
       .values([users.guest, users.member, users.admin, users.owner].map((u) => ({ taskId: review!.id, userId: u.id })));
+    const [team] = await db
+      .insert(schema.teams)
+      .values({ workspaceId: workspace.id, name: 'Leads', color: '#123456' })
+      .returning({ id: schema.teams.id });
+    await db
+      .insert(schema.teamMembers)
+      .values([users.guest, users.member, users.admin, users.owner].map((u) => ({ teamId: team!.id, userId: u.id })));
+    const teamUnits = await db
+      .insert(schema.units)
+      .values(['Queue', 'Remind'].map((name) => ({ projectId: project.id, pipelineId: pipeline.id, name })))
+      .returning({ id: schema.units.id });
+    const [queue, remind] = await db
+      .insert(schema.tasks)
+      .values([
+        { unitId: teamUnits[0]!.id, stageId: stage, status: 'todo', useStageDefaults: false },
+        { unitId: teamUnits[1]!.id, stageId: stage, status: 'review', iterationNumber: 1, useStageDefaults: false },
+      ])
+      .returning({ id: schema.tasks.id });
+    await db.insert(schema.taskAssigneeTeams).values({ ownerId: queue!.id, teamId: team!.id });
+    await db.insert(schema.taskIterations).values({ taskId: remind!.id, number: 1 });
+    await db.insert(schema.taskAssignees).values({ taskId: remind!.id, userId: users.member.id });
+    await db.insert(schema.taskReviewers).values({ taskId: remind!.id, userId: users.admin.id });
     const [comment] = await db
       .insert(schema.comments)
       .values({ workspaceId: workspace.id, taskId: review!.id, authorId: users.member.id, text: 'Matrix' })
@@ -575,6 +673,22 @@ describe('permission matrix', () => {
         shared: true,
       })
       .returning({ id: schema.savedViews.id });
+    const storageKey = `matrix/${fresh()}`;
+    const [attachment] = await db
+      .insert(schema.attachments)
+      .values({
+        workspaceId: workspace.id,
+        taskId: review!.id,
+        authorId: users.member.id,
+        name: 'notes.txt',
+        contentType: 'text/plain',
+        size: 5,
+        storageKey,
+        thumbnail: Buffer.from('thumb'),
+        completedAt: new Date(),
+      })
+      .returning({ id: schema.attachments.id });
+    await db.insert(schema.fileChunks).values({ key: storageKey, seq: 0, data: Buffer.from('notes') });
     return {
       workspace: workspace.id,
       caller: byCaller[caller],
@@ -584,12 +698,14 @@ describe('permission matrix', () => {
       project: project.id,
       pipeline: { ...pipeline, stage },
       unit: units[0]!.id,
-      tasks: { todo: todo!.id, inProgress: inProgress!.id, review: review!.id },
+      tasks: { todo: todo!.id, inProgress: inProgress!.id, review: review!.id, queue: queue!.id, remind: remind!.id },
+      team: team!.id,
       comment: comment!.id,
       notification: notification!.id,
       webhook: webhook!.id,
       delivery: delivery!.id,
       view: view!.id,
+      attachment: attachment!.id,
     };
   }
 
@@ -600,9 +716,20 @@ describe('permission matrix', () => {
     }),
   );
 
+  /**
+   * Reads change nothing, so every GET cell of a caller shares one scene: about half the cells, and
+   * most of this file's time, as building a scene is many inserts. Writes each get a fresh one.
+   */
+  const readScenes = new Map<Caller, Promise<Fixture>>();
+  const readScene = (caller: Caller) => {
+    let scene = readScenes.get(caller);
+    if (!scene) readScenes.set(caller, (scene = fixture(caller)));
+    return scene;
+  };
+
   it.each(cells)('%s', async (_name, { route, caller, status, entry }) => {
-    const f = await fixture(caller);
     const method = route.split(' ')[0] as 'GET' | 'HEAD' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+    const f = method === 'GET' || method === 'HEAD' ? await readScene(caller) : await fixture(caller);
     const { url, payload, headers } = entry.call(f);
     const response = await t.app.inject({
       method,

@@ -18,6 +18,10 @@ export const Limits = {
   accessTokenMinutes: 5,
   refreshTokenDays: 30,
   avatar: { maxBytes: 2 * 1024 * 1024 },
+  /** Files (docs/files.md): defaults of MAX_UPLOAD_MB and WORKSPACE_QUOTA_MB, the file name's length. */
+  attachment: { defaultMaxMb: 100, defaultQuotaMb: 5_000, nameMax: 255 },
+  /** Lifetime of the signed token in a file's content URL. */
+  attachmentUrlMinutes: 15,
   batchUnits: { min: 1, max: 10_000 },
   /** CSV import of units (docs/integrations.md): data lines and bytes of one file. */
   csvImport: { maxLines: 10_000, maxBytes: 16 * 1024 * 1024 },

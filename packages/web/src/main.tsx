@@ -8,8 +8,9 @@ import { createRoot } from 'react-dom/client';
 import { createBrowserRouter, RouterProvider } from 'react-router';
 import { boot } from './app/boot';
 import { Providers } from './app/providers';
+import { startPreloading } from './app/routing/preload';
 import { routes } from './app/routing/routes';
-import { initI18n } from './shared/i18n';
+import { i18nReady, initI18n } from './shared/i18n';
 
 initI18n();
 const router = createBrowserRouter(routes);
@@ -29,7 +30,15 @@ function routeReady(): Promise<void> {
   });
 }
 
-void Promise.all([boot(), routeReady()]).finally(() => {
+void Promise.all([boot(), routeReady(), i18nReady()]).finally(() => {
+  startPreloading(routes, (listener) => {
+    let last = router.state.location.pathname;
+    return router.subscribe((state) => {
+      if (state.location.pathname === last) return;
+      last = state.location.pathname;
+      listener(last);
+    });
+  });
   createRoot(document.getElementById('root')!).render(
     <StrictMode>
       <Providers>

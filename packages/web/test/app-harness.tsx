@@ -7,6 +7,7 @@ import { routes } from '../src/app/routing/routes';
 import { queryClient } from '../src/shared/api/query-client';
 import { initI18n } from '../src/shared/i18n';
 import { useShellStore } from '../src/shared/lib/shell-store';
+import { servedWorkspace } from './served';
 
 /**
  * A signed-in app on a fake API, for render tests of whole screens: `serve(role, route)` answers
@@ -45,15 +46,16 @@ export const me = {
   time_zone: 'UTC',
 } satisfies TMe;
 
-export const workspace = (id: number, role: TRole): TWorkspace => ({
-  id,
-  name: id === 7 ? 'Blue Studio' : 'Red Studio',
-  description: '',
-  owner: { id: 9, name: 'Olga', username: 'olga' },
-  role,
-  members_count: 3,
-  created_at: '2024-01-01T00:00:00Z',
-});
+export const workspace = (id: number, role: TRole): TWorkspace =>
+  servedWorkspace({
+    id,
+    name: id === 7 ? 'Blue Studio' : 'Red Studio',
+    description: '',
+    owner: role === 'owner' ? { id: 1, name: 'Ada', username: 'ada' } : { id: 9, name: 'Olga', username: 'olga' },
+    role,
+    members_count: 3,
+    created_at: '2024-01-01T00:00:00Z',
+  });
 
 export const project = (id: number, workspaceId: number, name: string): TProject => ({
   id,

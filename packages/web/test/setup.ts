@@ -1,4 +1,5 @@
 import '@testing-library/jest-dom/vitest';
+import { notifications } from '@mantine/notifications';
 import { cleanup } from '@testing-library/react';
 import { afterEach } from 'vitest';
 
@@ -38,7 +39,11 @@ if (!('fonts' in document)) {
 // React Router's <ScrollRestoration> scrolls the window, which the test DOM does not implement.
 Object.defineProperty(window, 'scrollTo', { writable: true, value: () => undefined });
 
+// Test files share their modules (`isolate: false` in vitest.config.ts), so module-level stores must
+// not carry one test's state into the next: Mantine's toasts, shown or queued behind its visible limit.
 afterEach(() => {
   cleanup();
+  notifications.clean();
+  notifications.cleanQueue();
   localStorage.clear();
 });

@@ -10,9 +10,11 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { migrationsDir } from '../package-paths';
 import { lockDataDir, type DataDirLock } from './data-dir-lock';
+import { countStatement, uncounted } from './statements';
 import * as schema from './schema';
 
 export { DataDirLockedError } from './data-dir-lock';
+export { countStatements } from './statements';
 
 export { schema };
 
@@ -99,6 +101,14 @@ function openPostgres(databaseUrl: string, poolSize = 10): Database {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: poolSize });
   // An idle client that loses its server must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);
+  // Every statement, pooled or in a transaction, goes through a client's `query`.
+  pool.on('connect', (client) => {
+    const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+    (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args) => {
+      countStatement();
+      return query(...args);
+    };
+  });
   const db = drizzlePg({ client: pool, schema }) as unknown as Db;
   let closed = false;
   const listeners = new Set<() => Promise<void>>();
@@ -110,7 +120,7 @@ function openPostgres(databaseUrl: string, poolSize = 10): Database {
       await db.execute(sql`select 1`);
     },
     listen: async (channel, onPayload, options) => {
-      const stop = await listenPostgres(databaseUrl, channel, onPayload, options);
+      const stop = await listenPostgres(databaseUrl, channel, uncounted(onPayload), options);
       const remove = async () => {
         listeners.delete(remove);
         await stop();
@@ -218,6 +228,12 @@ async function openPglite(
   }
   const db = drizzlePglite({ client, schema }) as unknown as Db;
   let closed = false;
+  // Queries and execs, in a transaction or not, each take PGlite's query lock once.
+  const exclusive = client._runExclusiveQuery.bind(client);
+  client._runExclusiveQuery = (run) => {
+    countStatement();
+    return exclusive(run);
+  };
   return {
     kind: 'pglite',
     db,
@@ -227,7 +243,7 @@ async function openPglite(
     },
     listen: async (channel, onPayload) => {
       // Awaited before anything NOTIFYs, or the notification is missed (STACK.md).
-      const unlisten = await client.listen(channel, onPayload);
+      const unlisten = await client.listen(channel, uncounted(onPayload));
       return async () => {
         if (!client.closed) await unlisten();
       };

@@ -19,7 +19,21 @@ import {
   uniqueIndex,
   varchar,
 } from 'drizzle-orm/pg-core';
-import { Limits } from '@stageline/shared';
+import {
+  AssignableRoles,
+  IterationOutcomes,
+  Limits,
+  ReviewModes,
+  Roles,
+  TaskActionTypes,
+  TaskStatuses,
+  type TAssignableRole,
+  type TIterationOutcome,
+  type TReviewMode,
+  type TRole,
+  type TTaskActionType,
+  type TTaskStatus,
+} from '@stageline/shared';
 
 /**
  * The database schema, one `pgTable` definition for PGlite and PostgreSQL alike. Migrations in
@@ -36,6 +50,13 @@ const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
 });
 
 const at = (name: string) => timestamp(name, { withTimezone: true });
+
+/**
+ * A CHECK that a column holds one word of a shared list: the same list the zod schemas and the engine
+ * use (`Roles`, `TaskStatuses`…), so the database, the API and the code cannot disagree.
+ */
+const oneOf = (column: AnyPgColumn, values: readonly string[]) =>
+  sql`${column} in (${sql.raw(values.map((value) => `'${value}'`).join(', '))})`;
 
 /**
  * The name of a workspace, project, pipeline or unit: its column collation `natural_sort` (ICU,
@@ -366,7 +387,7 @@ export const memberships = pgTable(
     userId: integer('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    role: varchar('role', { length: 16 }).notNull(),
+    role: varchar('role', { length: 16 }).$type<TRole>().notNull(),
     /** How they joined: by a link, by a user's invite, or null for the creator. */
     invitedBy: varchar('invited_by', { length: 8 }),
     inviterId: integer('inviter_id').references(() => users.id, { onDelete: 'set null' }),
@@ -378,7 +399,7 @@ export const memberships = pgTable(
       .on(t.workspaceId)
       .where(sql`role = 'owner'`),
     index('memberships_user_id_idx').on(t.userId),
-    check('memberships_role_check', sql`${t.role} in ('guest', 'member', 'admin', 'owner')`),
+    check('memberships_role_check', oneOf(t.role, Roles)),
     check('memberships_invited_by_check', sql`${t.invitedBy} is null or ${t.invitedBy} in ('link', 'user')`),
   ],
 );
@@ -398,7 +419,7 @@ export const invites = pgTable(
     email: varchar('email', { length: Limits.email.max }),
     /** What the inviter typed (a username or an e-mail): all the team list shows of a pending invite. */
     invitedAs: varchar('invited_as', { length: Limits.email.max }),
-    role: varchar('role', { length: 16 }).notNull(),
+    role: varchar('role', { length: 16 }).$type<TAssignableRole>().notNull(),
     inviterId: integer('inviter_id').references(() => users.id, { onDelete: 'set null' }),
     tokenHash: varchar('token_hash', { length: 128 }).notNull(),
     status: varchar('status', { length: 16 }).notNull().default('pending'),
@@ -418,7 +439,7 @@ export const invites = pgTable(
     index('invites_email_idx').on(t.email),
     check('invites_addressee_check', sql`${t.userId} is not null or ${t.email} is not null`),
     check('invites_email_lower_check', sql`${t.email} = lower(${t.email})`),
-    check('invites_role_check', sql`${t.role} in ('guest', 'member', 'admin')`),
+    check('invites_role_check', oneOf(t.role, AssignableRoles)),
     check('invites_status_check', sql`${t.status} in ('pending', 'accepted', 'declined', 'cancelled')`),
   ],
 );
@@ -435,7 +456,7 @@ export const inviteLinks = pgTable(
       .notNull()
       .references(() => workspaces.id, { onDelete: 'cascade' }),
     token: varchar('token', { length: 64 }).notNull(),
-    role: varchar('role', { length: 16 }).notNull(),
+    role: varchar('role', { length: 16 }).$type<TAssignableRole>().notNull(),
     createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: at('created_at').notNull().defaultNow(),
     disabledAt: at('disabled_at'),
@@ -445,15 +466,15 @@ export const inviteLinks = pgTable(
     uniqueIndex('invite_links_active_key')
       .on(t.workspaceId)
       .where(sql`disabled_at is null`),
-    check('invite_links_role_check', sql`${t.role} in ('guest', 'member', 'admin')`),
+    check('invite_links_role_check', oneOf(t.role, AssignableRoles)),
   ],
 );
 
-const reviewModeCheck = (column: AnyPgColumn) => sql`${column} in ('each_immediate', 'each_wait', 'any')`;
+const reviewModeCheck = (column: AnyPgColumn) => oneOf(column, ReviewModes);
 
 /** Review settings a project gives its new stages, and each stage keeps its own copy of (docs/rules.md §Tasks). */
 const reviewSettings = {
-  reviewMode: varchar('review_mode', { length: 16 }).notNull().default('each_immediate'),
+  reviewMode: varchar('review_mode', { length: 16 }).$type<TReviewMode>().notNull().default('each_immediate'),
   skipReviewIfNoReviewers: boolean('skip_review_if_no_reviewers').notNull().default(false),
   acceptEditAsDone: boolean('accept_edit_as_done').notNull().default(false),
   todoEnabled: boolean('todo_enabled').notNull().default(true),
@@ -521,6 +542,9 @@ export const stages = pgTable(
     /** Days after the task becomes ready, or a fixed date, or neither (never both). */
     defaultDueDays: integer('default_due_days'),
     defaultDueDate: date('default_due_date', { mode: 'string' }),
+    /** Review rules (docs/review-rules.md): approvals a round needs (null: the mode's own), self-review. */
+    requiredApprovals: integer('required_approvals'),
+    allowSelfReview: boolean('allow_self_review').notNull().default(false),
     ...timestamps,
   },
   (t) => [
@@ -532,6 +556,7 @@ export const stages = pgTable(
     check('stages_review_mode_check', reviewModeCheck(t.reviewMode)),
     check('stages_due_days_check', sql`${t.defaultDueDays} is null or ${t.defaultDueDays} >= 0`),
     check('stages_due_one_kind_check', sql`${t.defaultDueDays} is null or ${t.defaultDueDate} is null`),
+    check('stages_required_approvals_check', sql`${t.requiredApprovals} is null or ${t.requiredApprovals} >= 1`),
   ],
 );
 
@@ -617,18 +642,20 @@ export const tasks = pgTable(
     stageId: integer('stage_id')
       .notNull()
       .references(() => stages.id, { onDelete: 'cascade' }),
-    status: varchar('status', { length: 16 }).notNull(),
+    status: varchar('status', { length: 16 }).$type<TTaskStatus>().notNull(),
     useStageDefaults: boolean('use_stage_defaults').notNull().default(true),
     dueDate: at('due_date'),
     readyAt: at('ready_at'),
     iterationNumber: integer('iteration_number').notNull().default(0),
+    /** When an assignee last reminded the reviewers (docs/review-rules.md: at most once an hour). */
+    remindedAt: at('reminded_at'),
     ...timestamps,
   },
   (t) => [
     // Also serves every lookup by unit (its leading column).
     uniqueIndex('tasks_unit_id_stage_id_key').on(t.unitId, t.stageId),
     index('tasks_stage_id_status_idx').on(t.stageId, t.status),
-    check('tasks_status_check', sql`${t.status} in ('todo', 'in_progress', 'review', 'edit', 'done')`),
+    check('tasks_status_check', oneOf(t.status, TaskStatuses)),
     check('tasks_iteration_number_check', sql`${t.iterationNumber} >= 0`),
   ],
 );
@@ -650,6 +677,76 @@ const taskPeople = (name: string) =>
 export const taskAssignees = taskPeople('task_assignees');
 export const taskReviewers = taskPeople('task_reviewers');
 
+/**
+ * Teams of a workspace (docs/review-rules.md): named groups of members that can be default
+ * assignees or reviewers of a stage, assignees or reviewers of a task, and the subject of a stage's
+ * review rules. A person may be in several; reads keep only current members of the workspace.
+ */
+export const teams = pgTable(
+  'teams',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    workspaceId: integer('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    name: displayName('name').notNull(),
+    color: varchar('color', { length: 7 }).notNull(),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex('teams_workspace_id_name_key').on(t.workspaceId, t.name)],
+);
+
+export const teamMembers = pgTable(
+  'team_members',
+  {
+    teamId: integer('team_id')
+      .notNull()
+      .references(() => teams.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.teamId, t.userId] }), index('team_members_user_id_idx').on(t.userId)],
+);
+
+/** Teams as default assignees or reviewers of a stage, or as a task's own: rows, like people. */
+const teamLinks = (name: string, owner: 'stage' | 'task') =>
+  pgTable(
+    name,
+    {
+      ownerId: integer(`${owner}_id`)
+        .notNull()
+        .references((): AnyPgColumn => (owner === 'stage' ? stages.id : tasks.id), { onDelete: 'cascade' }),
+      teamId: integer('team_id')
+        .notNull()
+        .references(() => teams.id, { onDelete: 'cascade' }),
+    },
+    (t) => [primaryKey({ columns: [t.ownerId, t.teamId] }), index(`${name}_team_id_idx`).on(t.teamId)],
+  );
+export const stageDefaultAssigneeTeams = teamLinks('stage_default_assignee_teams', 'stage');
+export const stageDefaultReviewerTeams = teamLinks('stage_default_reviewer_teams', 'stage');
+export const taskAssigneeTeams = teamLinks('task_assignee_teams', 'task');
+export const taskReviewerTeams = teamLinks('task_reviewer_teams', 'task');
+
+/** "At least `required` approvals from this team" in every round of the stage's tasks. */
+export const stageTeamRules = pgTable(
+  'stage_team_rules',
+  {
+    stageId: integer('stage_id')
+      .notNull()
+      .references(() => stages.id, { onDelete: 'cascade' }),
+    teamId: integer('team_id')
+      .notNull()
+      .references(() => teams.id, { onDelete: 'cascade' }),
+    required: integer('required').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.stageId, t.teamId] }),
+    index('stage_team_rules_team_id_idx').on(t.teamId),
+    check('stage_team_rules_required_check', sql`${t.required} >= 1`),
+  ],
+);
+
 /** One review round of a task: opened on entering `review`, closed with an outcome (docs/rules.md §Tasks). */
 export const taskIterations = pgTable(
   'task_iterations',
@@ -664,16 +761,13 @@ export const taskIterations = pgTable(
       .notNull()
       .default(sql`'{}'::integer[]`),
     closed: boolean('closed').notNull().default(false),
-    outcome: varchar('outcome', { length: 16 }),
+    outcome: varchar('outcome', { length: 16 }).$type<TIterationOutcome>(),
     createdAt: at('created_at').notNull().defaultNow(),
     closedAt: at('closed_at'),
   },
   (t) => [
     primaryKey({ columns: [t.taskId, t.number] }),
-    check(
-      'task_iterations_outcome_check',
-      sql`${t.outcome} is null or ${t.outcome} in ('done', 'edit', 'returned', 'overridden')`,
-    ),
+    check('task_iterations_outcome_check', sql`${t.outcome} is null or ${oneOf(t.outcome, IterationOutcomes)}`),
   ],
 );
 
@@ -710,15 +804,20 @@ export const taskHistory = pgTable(
     taskId: integer('task_id')
       .notNull()
       .references(() => tasks.id, { onDelete: 'cascade' }),
-    action: varchar('action', { length: 16 }).notNull(),
-    fromStatus: varchar('from_status', { length: 16 }),
-    toStatus: varchar('to_status', { length: 16 }),
+    action: varchar('action', { length: 16 }).$type<TTaskActionType>().notNull(),
+    fromStatus: varchar('from_status', { length: 16 }).$type<TTaskStatus>(),
+    toStatus: varchar('to_status', { length: 16 }).$type<TTaskStatus>(),
     iteration: integer('iteration'),
     actorId: integer('actor_id').references(() => users.id, { onDelete: 'set null' }),
     comment: text('comment'),
     createdAt: at('created_at').notNull().defaultNow(),
   },
-  (t) => [index('task_history_task_id_created_at_idx').on(t.taskId, t.createdAt, t.id)],
+  (t) => [
+    index('task_history_task_id_created_at_idx').on(t.taskId, t.createdAt, t.id),
+    check('task_history_action_check', oneOf(t.action, TaskActionTypes)),
+    check('task_history_from_status_check', sql`${t.fromStatus} is null or ${oneOf(t.fromStatus, TaskStatuses)}`),
+    check('task_history_to_status_check', sql`${t.toStatus} is null or ${oneOf(t.toStatus, TaskStatuses)}`),
+  ],
 );
 
 /**
@@ -750,6 +849,52 @@ export const comments = pgTable(
     check('comments_target_check', sql`(${t.unitId} is null) <> (${t.taskId} is null)`),
     check('comments_text_check', sql`char_length(${t.text}) between 1 and ${sql.raw(String(Limits.comment.max))}`),
   ],
+);
+
+/**
+ * A file on a task, a unit or a comment (docs/files.md). The bytes live in the storage named by
+ * `storage_key` (`file_chunks` below, or S3). Deleting the record it is on sets its reference to
+ * null rather than cascading: a job then deletes the bytes and the row (a large delete does not block
+ * the request), as it does for uploads never completed (`completed_at` null).
+ */
+export const attachments = pgTable(
+  'attachments',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    workspaceId: integer('workspace_id').references(() => workspaces.id, { onDelete: 'set null' }),
+    taskId: integer('task_id').references(() => tasks.id, { onDelete: 'set null' }),
+    unitId: integer('unit_id').references(() => units.id, { onDelete: 'set null' }),
+    commentId: integer('comment_id').references(() => comments.id, { onDelete: 'set null' }),
+    /** The task's review round when attached (task files and files of task comments). */
+    round: integer('round'),
+    authorId: integer('author_id').references(() => users.id, { onDelete: 'set null' }),
+    name: varchar('name', { length: Limits.attachment.nameMax }).notNull(),
+    contentType: varchar('content_type', { length: 128 }).notNull().default('application/octet-stream'),
+    size: bigint('size', { mode: 'number' }).notNull().default(0),
+    storageKey: varchar('storage_key', { length: 128 }).notNull(),
+    /** A WebP of at most 320 px for images; small, so kept in the row. */
+    thumbnail: bytea('thumbnail'),
+    createdAt: at('created_at').notNull().defaultNow(),
+    completedAt: at('completed_at'),
+  },
+  (t) => [
+    index('attachments_task_id_idx').on(t.taskId),
+    index('attachments_unit_id_idx').on(t.unitId),
+    index('attachments_comment_id_idx').on(t.commentId),
+    index('attachments_workspace_id_idx').on(t.workspaceId),
+    check('attachments_target_check', sql`num_nonnulls(${t.taskId}, ${t.unitId}, ${t.commentId}) <= 1`),
+  ],
+);
+
+/** The bytes of files kept in the database: 1 MiB chunks in order (docs/files.md). */
+export const fileChunks = pgTable(
+  'file_chunks',
+  {
+    key: varchar('key', { length: 128 }).notNull(),
+    seq: integer('seq').notNull(),
+    data: bytea('data').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.key, t.seq] })],
 );
 
 /**

@@ -40,8 +40,11 @@ describe('admission', () => {
     });
     expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
 
-    // Health probes never wait behind the queue.
+    // Health probes never wait behind the queue, nor file transfers (answered here: signed out).
     expect((await t.app.inject({ method: 'GET', url: '/api/health/' })).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'GET', url: '/api/attachments/1/content/?token=x' })).statusCode).toBe(401);
+    expect((await t.app.inject({ method: 'POST', url: '/api/attachments/' })).statusCode).toBe(401);
+    expect((await t.app.inject({ method: 'GET', url: '/api/attachments/?task=1' })).statusCode).toBe(503);
 
     open();
     const answers = await Promise.all(running);

@@ -10,6 +10,16 @@ export type AdmissionOptions = {
 
 /** Calls that never wait: health probes, and event streams (open for hours, they would hold a place). */
 const exempt = /^\/api\/(health|events)\//;
+/**
+ * File transfers (docs/files.md) last as long as the client's network: a video watched or uploaded
+ * over a slow line would hold a place for minutes. Their database work is short statements, one
+ * chunk at a time, which interleave with everyone else's.
+ */
+const fileDownload = /^\/api\/attachments\/\d+\/(content|thumbnail)\/(\?|$)/;
+const isExempt = (request: FastifyRequest) =>
+  exempt.test(request.url) ||
+  (request.method === 'POST' && /^\/api\/attachments\/(\?|$)/.test(request.url)) ||
+  ((request.method === 'GET' || request.method === 'HEAD') && fileDownload.test(request.url));
 
 const state = Symbol('admission');
 type Tracked = FastifyRequest & { [state]?: { phase: 'waiting' | 'running' | 'done'; wake?: () => void } };
@@ -55,7 +65,7 @@ export function registerAdmission(app: FastifyInstance, { concurrency, maxQueue 
   };
 
   app.addHook('onRequest', async (request: Tracked) => {
-    if (!request.url.startsWith('/api/') || exempt.test(request.url)) return;
+    if (!request.url.startsWith('/api/') || isExempt(request)) return;
     if (running < concurrency) {
       running += 1;
       request[state] = { phase: 'running' };

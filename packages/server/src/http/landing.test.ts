@@ -1,12 +1,15 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { brotliCompressSync, brotliDecompressSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { buildTestApp, createTestDatabase, type TestApp } from '../../test/helpers';
 import type { Database } from '../db';
 
 const indexHtml = '<!doctype html><html lang="en"><body><div id="root"></div></body></html>';
 const landing = (language: string) => `<!doctype html><html lang="${language}" data-prerendered="${language}"></html>`;
+
+const script = `export const words = ${JSON.stringify('stage '.repeat(400))};`;
 
 let database: Database;
 let distDir: string;
@@ -18,6 +21,9 @@ beforeAll(async () => {
   distDir = await mkdtemp(path.join(os.tmpdir(), 'stageline-landing-'));
   await mkdir(path.join(distDir, 'landing'));
   await writeFile(path.join(distDir, 'index.html'), indexHtml);
+  await mkdir(path.join(distDir, 'assets'));
+  await writeFile(path.join(distDir, 'assets', 'app-1.js'), script);
+  await writeFile(path.join(distDir, 'assets', 'app-1.js.br'), brotliCompressSync(script));
   for (const language of ['en', 'ru'])
     await writeFile(path.join(distDir, 'landing', `${language}.html`), landing(language));
   t = await buildTestApp({ database, webDistDir: distDir });
@@ -61,5 +67,27 @@ describe('the prerendered landing page at /', () => {
     const response = await closed.app.inject({ method: 'GET', url: '/', headers: { 'accept-language': 'ru' } });
     expect(response.statusCode).toBe(200);
     expect(response.body).toBe(indexHtml);
+  });
+});
+
+describe('the build precompressed', () => {
+  test('a script goes out as its .br file to a browser that accepts brotli, plain to one that does not', async () => {
+    const compressed = await t.app.inject({
+      method: 'GET',
+      url: '/assets/app-1.js',
+      headers: { 'accept-encoding': 'gzip, deflate, br' },
+    });
+    expect(compressed.statusCode).toBe(200);
+    expect(compressed.headers['content-encoding']).toBe('br');
+    expect(compressed.headers['cache-control']).toContain('immutable');
+    expect(brotliDecompressSync(compressed.rawPayload).toString()).toBe(script);
+
+    const plain = await t.app.inject({
+      method: 'GET',
+      url: '/assets/app-1.js',
+      headers: { 'accept-encoding': 'identity' },
+    });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(script);
   });
 });

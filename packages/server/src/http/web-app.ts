@@ -13,7 +13,8 @@ const immutable = 'public, max-age=31536000, immutable';
  * routes survive a reload (SPA fallback). Without a build, every unknown path is a JSON 404.
  * `/` is the landing page prerendered in the request's language (`landing/{language}.html`, built
  * by the web app's Vite config), which paints before the app's script runs; in maintenance mode it
- * is the plain `index.html`, whose app shows the maintenance text.
+ * is the plain `index.html`, whose app shows the maintenance text. Files go out as the build
+ * precompressed them (brotli 11 or gzip 9) when the browser accepts it.
  */
 export async function registerWebApp(
   app: FastifyInstance,
@@ -36,6 +37,8 @@ export async function registerWebApp(
       root: distDir,
       prefix: '/',
       index: ['index.html'],
+      // The build writes .br and .gz beside each file (packages/web/vite.config.ts).
+      preCompressed: true,
       cacheControl: false,
       setHeaders: (res, filePath) => {
         const relative = path.relative(distDir, filePath);

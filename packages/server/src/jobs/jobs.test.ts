@@ -123,6 +123,7 @@ describe('the app with jobs: true', () => {
         'digest-weekly': ['*/15 * * * *', 'UTC'],
         'prune-events': ['30 * * * *', 'UTC'],
         webhooks: ['* * * * *', 'UTC'],
+        'sweep-files': ['* * * * *', 'UTC'],
       });
 
       const user = await buildUser(t, { firstName: 'Cy' });

@@ -1,3 +1,4 @@
+import { sweepAttachments, type FileStorage } from '../features/attachments';
 import { DigestFrequencies, digestCron, runDigests, type DigestContext } from '../features/digests';
 import { EventRetentionMs, pruneEvents } from '../features/events';
 import { pruneDeliveries, type WebhookDispatcher } from '../features/webhooks';
@@ -8,16 +9,17 @@ import type { JobDefinition } from './scheduler';
 export const digestJobName = (frequency: string) => `digest-${frequency}`;
 export const pruneEventsJob = 'prune-events';
 export const webhooksJob = 'webhooks';
+export const sweepFilesJob = 'sweep-files';
 
 /**
  * Every recurring job of the app (UTC): the three digests (hourly at :00, daily 07:00, weekly
  * Monday 07:00) and the pruning of live events older than their 24-hour retention and of rate-limit
  * counters whose window passed and of webhook deliveries past 30 days (hourly at :30), and webhook
- * retries (every minute).
+ * retries and the sweep of deleted files (every minute).
  * A digest run that failed for some users is retried twice, 5 minutes apart (the users already
  * mailed are skipped by their claim).
  */
-export function appJobs(ctx: DigestContext, webhooks: WebhookDispatcher): JobDefinition<never>[] {
+export function appJobs(ctx: DigestContext, webhooks: WebhookDispatcher, storage: FileStorage): JobDefinition<never>[] {
   return [
     ...DigestFrequencies.map((frequency): JobDefinition => ({
       name: digestJobName(frequency),
@@ -42,6 +44,13 @@ export function appJobs(ctx: DigestContext, webhooks: WebhookDispatcher): JobDef
       name: webhooksJob,
       cron: '* * * * *',
       handler: async () => webhooks.wake(),
+    },
+    {
+      // Files of deleted tasks, units, comments and workspaces, and abandoned uploads (docs/files.md).
+      name: sweepFilesJob,
+      cron: '* * * * *',
+      expireInSeconds: 55 * 60,
+      handler: async () => ({ deleted: await sweepAttachments(ctx.db, storage) }),
     },
   ];
 }

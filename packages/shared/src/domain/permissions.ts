@@ -33,6 +33,8 @@ export const Permissions = {
   pipeline: { view: 'guest', create: 'member', update: 'member', delete: 'admin' },
   unit: { view: 'guest', create: 'member', update: 'member', delete: 'admin' },
   stage: { view: 'guest', update: 'member' },
+  /** Teams of a workspace (docs/review-rules.md): everyone sees them, Admins manage them. */
+  team: { view: 'guest', manage: 'admin' },
   /** Reviewing is also open to a Guest who is a reviewer of the task: see `canReview`. */
   task: { view: 'guest', work: 'member', set_status: 'member', update: 'member', review: 'member' },
   /**
@@ -44,6 +46,11 @@ export const Permissions = {
   webhook: { view: 'admin', manage: 'admin' },
   /** Authors edit and delete their own comments; `moderate`: delete anyone's. */
   comment: { view: 'guest', create: 'guest', moderate: 'admin' },
+  /**
+   * Files (docs/files.md): anyone who sees a task or unit attaches files to it (a reviewer's
+   * reference, an artist's render); authors delete their own, `moderate`: anyone's.
+   */
+  attachment: { view: 'guest', create: 'guest', moderate: 'admin' },
 } as const satisfies Record<string, Record<string, TRole>>;
 
 export type TResource = keyof typeof Permissions;

@@ -14,11 +14,19 @@
  * - History gets one entry per status change and one per reaction (accept or reject), nothing else.
  */
 
-export const TaskStatuses = ['todo', 'in_progress', 'review', 'edit', 'done'] as const;
-export type TTaskStatus = (typeof TaskStatuses)[number];
+// Teams and review rules (docs/review-rules.md): this import and the places marked with that name.
+import { hasReviewRules, ruleDecision, type TReviewRules } from './review-rules';
+import {
+  TaskStatuses,
+  type TIterationOutcome,
+  type TReviewMode,
+  type TTaskActionType,
+  type TTaskErrorCode,
+  type TTaskStatus,
+} from './task-vocabulary';
 
-export const ReviewModes = ['each_immediate', 'each_wait', 'any'] as const;
-export type TReviewMode = (typeof ReviewModes)[number];
+// The engine's words are part of its interface: importers of the engine get them from here too.
+export * from './task-vocabulary';
 
 /** A stage's review settings (a project holds the defaults new stages start with). */
 export type TStageRules = {
@@ -27,13 +35,6 @@ export type TStageRules = {
   skipReviewIfNoReviewers: boolean;
   acceptEditAsDone: boolean;
 };
-
-/**
- * How an iteration closed: by its reviewers (`done`, `edit`), by a rejection that sent predecessor
- * stages back (`returned`), or by a status set over it (`overridden`: a Member's status change, or
- * the task itself being sent back by a successor's rejection).
- */
-export type TIterationOutcome = 'done' | 'edit' | 'returned' | 'overridden';
 
 /** One round of review: it opens when the task enters `review` and closes with an outcome. */
 export type TIteration = {
@@ -72,10 +73,17 @@ export type TTaskAction =
   | { type: 'set_reviewers'; reviewers: number[]; actor?: number }
   | { type: 'send_back'; actor?: number; comment?: string };
 
-export type TTaskActionType = TTaskAction['type'];
+// The list of action types (task-vocabulary.ts) and the union of actions name the same set.
+type TSame<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;
+const _sameActions: TSame<TTaskActionType, TTaskAction['type']> = true;
+void _sameActions;
 
-/** The stage's rules and the ids of its predecessor stages (`stagePredecessors` of graph.ts). */
-export type TTaskContext = { rules: TStageRules; predecessors: readonly number[] };
+/**
+ * The stage's rules and the ids of its predecessor stages (`stagePredecessors` of graph.ts).
+ * `reviewRules` (teams and review rules): a stage's required approvals and team rules; absent or
+ * empty, the three modes decide alone.
+ */
+export type TTaskContext = { rules: TStageRules; predecessors: readonly number[]; reviewRules?: TReviewRules };
 
 /** One history row; the server adds who is acting (if not given) and when. */
 export type TTaskHistoryEntry = {
@@ -95,53 +103,9 @@ export type TTaskHistoryEntry = {
  */
 export type TTaskEffects = { returnTo: number[]; waitForPredecessors: boolean };
 
-export type TTaskErrorCode =
-  'invalid_transition' | 'not_a_reviewer' | 'already_reacted' | 'return_to_required' | 'return_to_not_predecessor';
-
 export type TTaskResult =
   | { ok: true; state: TTaskState; history: TTaskHistoryEntry[]; effects: TTaskEffects }
   | { ok: false; error: TTaskErrorCode };
-
-/**
- * The HTTP status of each refusal. A transition that is no longer possible (a second reviewer
- * reacting after the first closed the round) is a conflict with the current state, so 409.
- */
-export const TaskErrorStatus: Record<TTaskErrorCode, 400 | 403 | 409> = {
-  invalid_transition: 409,
-  not_a_reviewer: 403,
-  already_reacted: 409,
-  return_to_required: 400,
-  return_to_not_predecessor: 400,
-};
-
-/** The English source message (an i18n key) of each refusal. */
-export const TaskErrorMessages: Record<TTaskErrorCode, string> = {
-  invalid_transition: 'This action is not possible in the current status of the task.',
-  not_a_reviewer: 'Only a reviewer of the task can accept or reject it.',
-  already_reacted: 'You have already reacted in this review round.',
-  return_to_required: 'Choose the stages to send for revision.',
-  return_to_not_predecessor: 'Only a previous stage can be sent for revision.',
-};
-
-/**
- * Status labels (i18n keys). The Edit status has a key of its own, i18next's context form of 'Edit'
- * (`t('Edit', { context: 'status' })` reads it too), so that it can differ from the Edit action in
- * other languages (docs/decisions.md, entry 55).
- */
-export const TaskStatusLabels: Record<TTaskStatus, string> = {
-  todo: 'To do',
-  in_progress: 'Work in progress',
-  review: 'Review',
-  edit: 'Edit_status',
-  done: 'Done',
-};
-
-/** Review mode labels of docs/rules.md §Tasks (i18n keys). */
-export const ReviewModeLabels: Record<TReviewMode, string> = {
-  each_immediate: 'Each reviewer, immediate',
-  each_wait: 'Each reviewer, wait',
-  any: 'Any reviewer',
-};
 
 /** A moment as the server (Date) or the wire (ISO string) or a timestamp (ms) carries it. */
 export type TMoment = Date | string | number;
@@ -218,7 +182,10 @@ function entry({ action, from, iteration, comment }: TTransition, to: TTaskStatu
  * those back (an effect) and this task to its starting status, where it waits for them.
  */
 function settle(state: TTaskState, iteration: TIteration, ctx: TTaskContext, transition: TTransition): TTaskResult {
-  const decision = reviewDecision(ctx.rules.reviewMode, state.reviewers, iteration);
+  // Teams and review rules: a stage with rules decides by them (review-rules.ts).
+  const decision = hasReviewRules(ctx.reviewRules)
+    ? ruleDecision(ctx.rules.reviewMode, state.reviewers, iteration, ctx.reviewRules)
+    : reviewDecision(ctx.rules.reviewMode, state.reviewers, iteration);
   if (decision === null) {
     const next = { ...state, iteration };
     const history =
@@ -339,6 +306,11 @@ export function applyTaskAction(state: TTaskState, action: TTaskAction, ctx: TTa
 /** A task is ready when every predecessor stage's task is done; with none (fed by the start), at once. */
 export function isReady(predecessorStatuses: readonly TTaskStatus[]): boolean {
   return predecessorStatuses.every((status) => status === 'done');
+}
+
+/** Whether a task shows the Ready mark: ready and not finished yet (a done task needs no start). */
+export function showsReady(status: TTaskStatus, ready: boolean): boolean {
+  return ready && status !== 'done';
 }
 
 /** Overdue is computed at read time, never stored: a due date strictly before now, and not done. */

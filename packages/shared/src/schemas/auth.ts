@@ -124,6 +124,15 @@ export const ZPasswordChange = z.object({ code: ZCode, password: ZPassword });
 export const ZEmailChange = z.object({ email: ZEmail, code: ZCode });
 /** POST users/me/email/confirm/: the token of the link that `/change_email` opens. */
 export const ZEmailConfirm = z.object({ token: z.string().min(1) });
+/**
+ * Its answer: `changed` the first time; `already_confirmed` when the link was used before and the
+ * account already has that address (a second open of the link is no failure).
+ */
+export const ZEmailConfirmed = z.object({
+  detail: z.string(),
+  status: z.enum(['changed', 'already_confirmed']),
+});
+export type TEmailConfirmed = z.infer<typeof ZEmailConfirmed>;
 /** POST users/me/two_factor/: turns 2FA on or off, confirmed by a code. */
 export const ZTwoFactor = z.object({ enabled: z.boolean(), code: ZCode });
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ReviewModes, TaskStatuses } from '../domain/tasks';
 import { Limits } from '../limits';
 import { ZDescription, ZName } from '../validation';
+import { ZStageRules } from './teams';
 
 /**
  * The contract of projects, pipelines and stages (docs/rules.md §Pipelines, §API). The graph rules themselves
@@ -43,6 +44,20 @@ export const ZProject = z.object({
 });
 export type TProject = z.infer<typeof ZProject>;
 
+/**
+ * GET projects/{id}/workload/: who carries the project's open work — each person with tasks not
+ * done where they are an effective assignee, most loaded first (at most `ProjectWorkloadSize`).
+ */
+export const ZWorkloadPerson = z.object({
+  user_id: z.number().int(),
+  name: z.string(),
+  open: z.number().int(),
+  overdue: z.number().int(),
+});
+export const ZProjectWorkload = z.object({ people: z.array(ZWorkloadPerson) });
+export type TProjectWorkload = z.infer<typeof ZProjectWorkload>;
+export const ProjectWorkloadSize = 8;
+
 const ZIsoDate = z.iso.date();
 const ZUserIds = z.array(z.number().int().positive()).max(100);
 
@@ -79,7 +94,14 @@ export const ZPipelineNode = ZStageSettings.extend({
 });
 export type TPipelineNode = z.infer<typeof ZPipelineNode>;
 /** GET / PATCH stages/{id}/ and POST stages/bulk_update/: a node with the pipeline it belongs to. */
-export const ZStage = ZPipelineNode.extend({ pipeline: z.number().int() });
+export const ZStage = ZPipelineNode.extend({ pipeline: z.number().int() }).extend(
+  // Teams and review rules (docs/review-rules.md): only on stages/ calls, not inside pipeline
+  // nodes; optional in the type only (the server always sends them).
+  ZStageRules.partial().shape,
+);
+/** PATCH stages/{id}/: the settings and the review rules. */
+export const ZStageUpdate = ZStagePatch.extend(ZStageRules.partial().shape);
+export type TStageUpdate = z.infer<typeof ZStageUpdate>;
 export type TStage = z.infer<typeof ZStage>;
 export const ZPipelineEdge = z.object({ source: z.number().int(), target: z.number().int() });
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZTaskStatus } from './units';
 import { zWholeNumber } from '../validation';
 
 /** GET search/?q=: records named like `q` in the caller's workspaces, for the command palette. */
@@ -20,7 +21,7 @@ export const ZSearchResult = z.object({
       id: z.number().int(),
       unit: z.string(),
       stage: z.string(),
-      status: z.string(),
+      status: ZTaskStatus,
       project: z.number().int(),
       pipeline: z.number().int(),
     }),

@@ -14,5 +14,7 @@ export const ZPublicConfig = z.object({
   maintenance: z.boolean(),
   debug: z.boolean(),
   publicUrl: z.string().nullable(),
+  /** MAX_UPLOAD_MB: the web app refuses larger files before sending them (docs/files.md). */
+  maxUploadMb: z.number().int(),
 });
 export type TPublicConfig = z.infer<typeof ZPublicConfig>;

@@ -1,7 +1,10 @@
 import { z } from 'zod';
-import { TaskStatuses } from '../domain/tasks';
+import { IterationOutcomes, ReviewModes, TaskActionTypes, TaskStatuses } from '../domain/tasks';
+import { ZTaskAbilities } from './abilities';
+import { ZRole } from './workspaces';
 import { Limits } from '../limits';
 import { ZDescription, ZId, ZName, ZOffset, ZPageLimit } from '../validation';
+import { ZTaskTeams, ZTaskTeamsPatch, ZTeamRef } from './teams';
 
 /**
  * The contract of units and their tasks (docs/rules.md §Tasks, §API, §Web, §Pipelines). The engine's rules
@@ -22,6 +25,8 @@ export const ZTaskCell = z.object({
   overdue: z.boolean(),
   due_date: z.string().nullable(),
   assignees: z.array(z.number().int()),
+  /** Files on the task and its comments (docs/files.md): the matrix cell's paperclip. */
+  files: z.number().int(),
 });
 export type TTaskCell = z.infer<typeof ZTaskCell>;
 
@@ -107,6 +112,8 @@ export const ZMatrixQuery = z.object({
   status: ZTaskStatus.optional(),
   /** Units having a task assigned to this user id ('me' for the caller). */
   assignee: z.union([z.literal('me'), ZId]).optional(),
+  /** Units having a task assigned to this team (docs/review-rules.md). */
+  assignee_team: ZId.optional(),
   overdue: z.enum(['true', 'false']).optional(),
   search: z.string().trim().max(Limits.name.max).optional(),
 });
@@ -117,9 +124,50 @@ export const ZMatrixPage = z.object({
 });
 export type TMatrixPage = z.infer<typeof ZMatrixPage>;
 
+/** GET units/matrix/whole/?pipeline=…: the whole matrix at once. */
+export const ZWholeMatrixQuery = z.object({ pipeline: ZId });
+
+/** The fields of a cell of the whole matrix, in the order its arrays hold them. */
+export const WholeMatrixCellFields = ['id', 'status', 'ready', 'overdue', 'due_date', 'assignees', 'files'] as const;
+
+/**
+ * The whole unit × stage matrix of a pipeline in a compact, positional form (issue 13): the stages
+ * once, in flow order; each unit as `[id, name, cells]` with one cell per stage in that order (null
+ * where the unit has no task there) and each cell as `[id, status, ready, overdue, due_date,
+ * assignees, files]`; the workspace's people once as `[id, username, first_name, last_name]`. Units in
+ * name order (numbers by value). `ZTaskCell` is the same cell with named fields.
+ */
+export const ZWholeMatrix = z.object({
+  pipeline: z.number().int(),
+  count: z.number().int(),
+  stages: z.array(z.object({ id: z.number().int(), name: z.string() })),
+  cell: z.array(z.enum(WholeMatrixCellFields)),
+  people: z.array(z.tuple([z.number().int(), z.string(), z.string(), z.string()])),
+  units: z.array(
+    z.tuple([
+      z.number().int(),
+      z.string(),
+      z.array(
+        z
+          .tuple([
+            z.number().int(),
+            ZTaskStatus,
+            z.boolean(),
+            z.boolean(),
+            z.string().nullable(),
+            z.array(z.number().int()),
+            z.number().int(),
+          ])
+          .nullable(),
+      ),
+    ]),
+  ),
+});
+export type TWholeMatrix = z.infer<typeof ZWholeMatrix>;
+
 export const ZHistoryEntry = z.object({
   id: z.number().int(),
-  action: z.string(),
+  action: z.enum(TaskActionTypes),
   from: ZTaskStatus.nullable(),
   to: ZTaskStatus.nullable(),
   iteration: z.number().int().nullable(),
@@ -132,7 +180,7 @@ export const ZHistoryEntry = z.object({
 export const ZTask = z.object({
   id: z.number().int(),
   unit: z.object({ id: z.number().int(), name: z.string() }),
-  stage: z.object({ id: z.number().int(), name: z.string(), review_mode: z.string() }),
+  stage: z.object({ id: z.number().int(), name: z.string(), review_mode: z.enum(ReviewModes) }),
   pipeline: z.object({ id: z.number().int(), name: z.string() }),
   project: z.object({ id: z.number().int(), name: z.string(), workspace: z.number().int() }),
   status: ZTaskStatus,
@@ -149,7 +197,7 @@ export const ZTask = z.object({
       rejected_by: z.array(z.number().int()),
       /** The latest round stays here after it closes, with how it closed. */
       closed: z.boolean(),
-      outcome: z.enum(['done', 'edit', 'returned', 'overridden']).nullable(),
+      outcome: z.enum(IterationOutcomes).nullable(),
       /** The predecessor stages this round's rejections sent back for revision (outcome `returned`). */
       return_to: z.array(z.number().int()).optional(),
     })
@@ -159,8 +207,13 @@ export const ZTask = z.object({
     z.object({ task: z.number().int(), stage: z.number().int(), stage_name: z.string(), status: ZTaskStatus }),
   ),
   history: z.array(ZHistoryEntry),
-  /** The caller's role in the task's workspace, for the client's `can()`. */
-  role: z.string(),
+  /** The caller's role in the task's workspace (shown, never compared: the client reads `abilities`). */
+  role: ZRole,
+  /** What the caller may do with the task now (`taskAbilities`). */
+  abilities: ZTaskAbilities,
+  // Teams and review rules (docs/review-rules.md). Optional in the type only, so that records built
+  // without them (older fixtures) still type-check; the server always sends them.
+  ...ZTaskTeams.partial().shape,
 });
 export type TTask = z.infer<typeof ZTask>;
 
@@ -174,6 +227,7 @@ export const ZTaskPatch = z
     due_date: z.iso.datetime({ offset: true }).nullable(),
     use_stage_defaults: z.boolean(),
   })
+  .extend(ZTaskTeamsPatch.shape)
   .partial();
 
 /**
@@ -196,6 +250,8 @@ export const ZTaskListQuery = z.object({
   awaiting: z.enum(['true']).optional(),
   /** Only tasks the assignee can act on: To do, Work in progress or Edit (not in review, not done). */
   workable: z.enum(['true']).optional(),
+  /** The caller's team queues: tasks assigned to a team of the caller, not yet done (docs/review-rules.md). */
+  queue: z.enum(['team']).optional(),
   offset: ZOffset,
   limit: ZPageLimit,
 });
@@ -210,6 +266,8 @@ export const ZTaskListItem = z.object({
   ready: z.boolean(),
   overdue: z.boolean(),
   due_date: z.string().nullable(),
+  /** The teams the task is assigned to (team queues). */
+  assignee_teams: z.array(ZTeamRef).optional(),
 });
 export type TTaskListItem = z.infer<typeof ZTaskListItem>;
 export const ZTaskList = z.object({

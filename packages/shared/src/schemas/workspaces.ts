@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AssignableRoles, Roles } from '../domain/permissions';
 import { Limits } from '../limits';
+import { ZMemberAbilities, ZWorkspaceAbilities } from './abilities';
 import { ZDescription, ZName } from '../validation';
 
 /**
@@ -16,13 +17,14 @@ export const ZWorkspaceCreate = z.object({ name: ZName, description: ZDescriptio
 export const ZWorkspacePatch = ZWorkspaceCreate.partial();
 export type TWorkspaceCreate = z.infer<typeof ZWorkspaceCreate>;
 
-/** A workspace as its member sees it: `role` is the caller's, the client derives abilities from it. */
+/** A workspace as its member sees it: `role` is the caller's, `abilities` what that role may do in it. */
 export const ZWorkspace = z.object({
   id: z.number().int(),
   name: z.string(),
   description: z.string(),
   owner: z.object({ id: z.number().int(), name: z.string(), username: z.string() }),
   role: ZRole,
+  abilities: ZWorkspaceAbilities,
   members_count: z.number().int(),
   created_at: z.string(),
 });
@@ -41,6 +43,8 @@ export const ZWorkspaceUser = z.object({
   status: z.enum(['accepted', 'pending']),
   inviter_name: z.string().nullable(),
   invited_by: z.enum(['link', 'user']).nullable(),
+  /** What the caller may do to this member (`memberAbilities`); pending invites: none. */
+  abilities: ZMemberAbilities,
 });
 export type TWorkspaceUser = z.infer<typeof ZWorkspaceUser>;
 

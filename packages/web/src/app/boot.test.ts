@@ -8,6 +8,7 @@ const config = (overrides: Record<string, unknown> = {}) => ({
   maintenance: false,
   debug: false,
   publicUrl: null,
+  maxUploadMb: 100,
   ...overrides,
 });
 

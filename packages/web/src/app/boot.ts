@@ -1,4 +1,5 @@
 import { ZPublicConfig, type TPublicConfig } from '@stageline/shared';
+import { setUploadLimit } from '../features/attachments';
 import { purgeStalePipelineStates } from '../features/pipelines';
 import { setDebug } from '../shared/api';
 import { i18n } from '../shared/i18n';
@@ -31,6 +32,7 @@ export async function boot(fetchImpl: typeof fetch = fetch): Promise<TPublicConf
   }
   useShellStore.getState().setMaintenance(config.maintenance);
   setDebug(config.debug);
+  setUploadLimit(config.maxUploadMb);
   // Unsaved diagrams older than 15 days go, unless in maintenance (docs/rules.md §Web).
   purgeStalePipelineStates({ maintenance: useShellStore.getState().maintenance });
   return config;

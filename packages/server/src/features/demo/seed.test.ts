@@ -11,16 +11,17 @@ let first: DemoSeedResult;
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  first = await seedDemo(database.db);
+  // 16 units rather than the command's 48: the same variety of states, in a third of the time.
+  first = await seedDemo(database.db, { units: 16 });
 });
 afterAll(async () => {
   await database?.close();
 });
 
 describe('npm run seed:demo', () => {
-  test('creates a workspace with a team, a project, an 8-stage branching pipeline, 48 units and comments', async () => {
+  test('creates a workspace with a team, a project, an 8-stage branching pipeline, its units and comments', async () => {
     const { db } = database;
-    expect(first).toMatchObject({ username: 'demo', units: 48, tasks: 48 * DemoStages.length, comments: 24 });
+    expect(first).toMatchObject({ username: 'demo', units: 16, tasks: 16 * DemoStages.length, comments: 24 });
     const members = await db
       .select()
       .from(schema.memberships)

@@ -162,6 +162,10 @@ export async function seedDemo(db: Db, options: DemoSeedOptions = {}): Promise<D
     );
   }
 
+  // The owner reviews every stage, so the work goes to the others: nobody reviews their own task
+  // (docs/review-rules.md), also when the demo is seeded for one of the team (`--user demo-anna`).
+  const workers = people.filter((userId) => userId !== ownerId);
+
   const stamp = new Date().toISOString().slice(0, 16).replace('T', ' ');
   const workspace = await createWorkspace(db, {
     userId: ownerId,
@@ -172,7 +176,7 @@ export async function seedDemo(db: Db, options: DemoSeedOptions = {}): Promise<D
     .values(
       people
         .filter((userId) => userId !== ownerId)
-        .map((userId) => ({ workspaceId: workspace.id, userId, role: 'member', invitedBy: 'link' })),
+        .map((userId) => ({ workspaceId: workspace.id, userId, role: 'member' as const, invitedBy: 'link' })),
     );
   await db.update(schema.users).set({ recentWorkspaceId: workspace.id }).where(eq(schema.users.id, ownerId));
 
@@ -205,7 +209,7 @@ export async function seedDemo(db: Db, options: DemoSeedOptions = {}): Promise<D
           name,
           x: positions[name]![0],
           y: positions[name]![1],
-          default_assignees: [people[i % people.length]!],
+          default_assignees: [workers[i % workers.length]!],
           default_reviewers: [ownerId],
           ...(name === 'Animation' ? { review_mode: 'each_wait' as const, default_due_days: 5 } : {}),
         })),
@@ -230,7 +234,7 @@ export async function seedDemo(db: Db, options: DemoSeedOptions = {}): Promise<D
   const taskOf = (unitId: number, stage: number) =>
     taskRows.find((row) => row.unitId === unitId && row.stageId === stageIds[stage])!.id;
 
-  const assigneeOf = (stage: number) => people[stage % people.length]!;
+  const assigneeOf = (stage: number) => workers[stage % workers.length]!;
   const act = (taskId: number, userId: number, type: 'start' | 'submit' | 'accept' | 'reject', comment?: string) =>
     actOnTask(db, {
       userId,

@@ -91,7 +91,7 @@ describe('the digest job', () => {
       actor,
       workspace,
       unit: scene.unitId,
-      text: 'Looks <b>good</b> to me',
+      text: 'Looks <b>good</b> to me, the **animation** [too](https://example.com)',
     });
     const invited = await buildNotification(t, { user: bob, kind: 'invited', actor, workspace });
     const read = await buildNotification(t, { user: bob, kind: 'accepted', actor, task: scene.taskId, read: true });
@@ -118,7 +118,8 @@ describe('the digest job', () => {
     const task = `${scene.unitName} · ${scene.stageName}`;
     expect(mail.text).toContain(`• Ada assigned you to ${task}`);
     expect(mail.text).toContain(`• Ada commented on ${scene.unitName}`);
-    expect(mail.text).toContain('“Looks <b>good</b> to me”');
+    // Markdown reads as plain text (issue 19); HTML a person typed stays as typed, escaped in HTML.
+    expect(mail.text).toContain('“Looks <b>good</b> to me, the animation too”');
     expect(mail.text).toContain('• Ada invited you to the workspace Acme');
     expect(mail.text).not.toContain('accepted');
     expect(mail.text).not.toContain('rejected');

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { TFunction } from 'i18next';
 import { aliasedTable, and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { isLanguage, paths, type TLanguage, type TNotificationKind } from '@stageline/shared';
+import { markdownToPlainText } from '@stageline/shared/markdown';
 import type { Config } from '../../config';
 import { schema, type Db } from '../../db';
 import { translatorFor } from '../../http/i18n';
@@ -235,7 +236,10 @@ export function digestSentence(t: TFunction, item: DigestItem): string {
     case 'reviewer_added':
       return t('{{actor}} made you a reviewer of {{task}}', { actor, task });
     case 'review_requested':
-      return t('{{task}} awaits your review', { task });
+      // Teams and review rules: a reviewer through a team reads which team was asked.
+      return item.text.trim()
+        ? t('{{task}} awaits a review from {{team}}', { task, team: item.text.trim() })
+        : t('{{task}} awaits your review', { task });
     case 'accepted':
       return t('{{actor}} accepted {{task}}', { actor, task });
     case 'rejected':
@@ -278,7 +282,9 @@ export function renderDigest(
   };
   const blocks: Block[] = [{ text: intro[digest.frequency] }];
   for (const item of items) {
-    const quote = item.text.trim();
+    // A review request's text is the team's name, said in the sentence rather than quoted; a
+    // comment's Markdown is quoted as its words (`**animation**` reads "animation").
+    const quote = item.kind === 'review_requested' ? '' : markdownToPlainText(item.text);
     blocks.push({
       item: digestSentence(t, item),
       href: itemLink(origin, item),

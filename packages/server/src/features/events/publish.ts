@@ -1,6 +1,6 @@
 import { lt, sql } from 'drizzle-orm';
 import type { TLiveEvent } from '@stageline/shared';
-import { schema, type Db } from '../../db';
+import { rowsOf, schema, type Db } from '../../db';
 
 /** The NOTIFY channel every server process LISTENs on; the payload is the event row's id. */
 export const EventsChannel = 'stageline_events';
@@ -19,18 +19,18 @@ export type Audience = { user: number } | { workspace: number };
  * delivers the NOTIFY only if the transaction commits, so a rolled-back change is never streamed.
  */
 export async function publish(tx: Db, audience: Audience, event: TStoredEvent): Promise<number> {
-  const [row] = await tx
-    .insert(schema.events)
-    .values({
-      userId: 'user' in audience ? audience.user : null,
-      workspaceId: 'workspace' in audience ? audience.workspace : null,
-      type: event.type,
-      payload: event.data,
-    })
-    .returning({ id: schema.events.id });
-  const id = row!.id;
-  await tx.execute(sql`select pg_notify(${EventsChannel}, ${String(id)})`);
-  return id;
+  const user = 'user' in audience ? audience.user : null;
+  const workspace = 'workspace' in audience ? audience.workspace : null;
+  // The row and its NOTIFY in one statement.
+  const [row] = await rowsOf<{ id: string | number }>(
+    tx,
+    sql`with inserted as (
+        insert into events (user_id, workspace_id, type, payload)
+        values (${user}::integer, ${workspace}::integer, ${event.type}, ${JSON.stringify(event.data)}::jsonb)
+        returning id)
+      select id, pg_notify(${EventsChannel}, id::text) from inserted`,
+  );
+  return Number(row!.id);
 }
 
 /**

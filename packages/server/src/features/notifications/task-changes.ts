@@ -11,6 +11,8 @@ export type TaskSnapshot = {
   assignees: readonly number[];
   reviewers: readonly number[];
   iteration: TIteration | null;
+  /** Teams and review rules: reviewers who review only through teams, with those teams' names. */
+  reviewerTeams?: ReadonlyMap<number, string>;
 };
 
 export type TaskChange = {
@@ -85,6 +87,24 @@ function taskWebhookEvents(actorId: number, { task, before, after, edited }: Tas
 }
 
 /**
+ * `review_requested` to reviewers; one who reviews through teams gets the teams' names as the
+ * notification's text, so that it reads "review requested from Lighting leads" (docs/review-rules.md).
+ */
+export async function notifyReviewRequested(
+  tx: Db,
+  base: { actorId: number; workspaceId: number; taskId: number; unitId: number },
+  recipients: readonly number[],
+  reviewerTeams: ReadonlyMap<number, string> = new Map(),
+): Promise<void> {
+  const byText = new Map<string, number[]>();
+  for (const id of recipients) {
+    const text = reviewerTeams.get(id) ?? '';
+    byText.set(text, [...(byText.get(text) ?? []), id]);
+  }
+  for (const [text, ids] of byText) await notify(tx, { ...base, kind: 'review_requested', recipients: ids, text });
+}
+
+/**
  * What the task calls tell others, in their transaction: a `task` live event to the workspace for
  * every task whose status, people or due date changed, and the notifications of docs/rules.md §Notifications —
  * `assigned` / `reviewer_added` to people who newly became effective assignees / reviewers,
@@ -115,7 +135,7 @@ export async function reportTaskChanges(
     await notify(tx, { ...base, kind: 'assigned', recipients: added(before.assignees, after.assignees) });
     await notify(tx, { ...base, kind: 'reviewer_added', recipients: added(before.reviewers, after.reviewers) });
     if (before.status !== 'review' && after.status === 'review') {
-      await notify(tx, { ...base, kind: 'review_requested', recipients: after.reviewers });
+      await notifyReviewRequested(tx, base, after.reviewers, after.reviewerTeams);
     }
     const round = after.iteration;
     const closedNow =

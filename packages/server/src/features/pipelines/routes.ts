@@ -11,7 +11,7 @@ import {
   ZPipelineSummary,
   ZStage,
   ZStageBulkPatch,
-  ZStagePatch,
+  ZStageUpdate,
 } from '@stageline/shared';
 import type { Db } from '../../db';
 import { callerOf } from '../auth';
@@ -163,10 +163,12 @@ export const pipelinesRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { 
         summary: "Edit a stage's settings (Member and above); only the fields given change",
         description:
           `${forbidden} Start and end have no settings (400). Default people must be members of the workspace. ` +
-          'Setting days after ready clears the date and the other way round; both at once is a field error.',
+          'Setting days after ready clears the date and the other way round; both at once is a field error. ' +
+          'Review rules (docs/review-rules.md): `required_approvals`, `team_rules`, `allow_self_review`, ' +
+          '`default_assignee_teams`, `default_reviewer_teams` (teams of the workspace).',
         security: bearer,
         params: ZIdParams,
-        body: ZStagePatch,
+        body: ZStageUpdate,
         response: { 200: ZStage },
       },
     },

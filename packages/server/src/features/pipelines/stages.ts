@@ -1,5 +1,5 @@
 import { eq, inArray } from 'drizzle-orm';
-import type { TStage, TStagePatch } from '@stageline/shared';
+import type { TStage, TStageUpdate } from '@stageline/shared';
 import { schema, type Db } from '../../db';
 import { AppError } from '../../http/errors';
 import { assertMembers, peopleOf, replacePeople } from './people';
@@ -8,6 +8,7 @@ import { authorizeStages } from './policy';
 import { presentStage } from './presenter';
 import { nodeOrder } from './read';
 import { assertOneDue, hasSettings, settingsColumns } from './settings';
+import { assertStageRules, rulesOfStages, writeStageRules } from './stage-rules';
 
 const { projects, pipelines, stages } = schema;
 
@@ -30,7 +31,8 @@ async function stagesWithWorkspace(db: Db, ids: number[]) {
 async function presentStages(db: Db, workspaceId: number, ids: number[]): Promise<TStage[]> {
   const rows = await stagesWithWorkspace(db, ids);
   const people = await peopleOf(db, workspaceId, inArray(stages.id, ids));
-  return rows.map((row) => presentStage(row.stage, people));
+  const rules = await rulesOfStages(db, ids);
+  return rows.map((row) => ({ ...presentStage(row.stage, people), ...rules.get(row.stage.id) }));
 }
 
 /** GET stages/{id}/. */
@@ -47,7 +49,7 @@ export async function getStage(db: Db, { userId, stageId }: { userId: number; st
  */
 async function applyPatch(
   db: Db,
-  { userId, stageIds, patch }: { userId: number; stageIds: number[]; patch: TStagePatch },
+  { userId, stageIds, patch }: { userId: number; stageIds: number[]; patch: TStageUpdate },
 ): Promise<TStage[]> {
   const ids = [...new Set(stageIds)];
   const rows = await stagesWithWorkspace(db, ids);
@@ -69,6 +71,7 @@ async function applyPatch(
     { field: 'default_assignees', ids: patch.default_assignees },
     { field: 'default_reviewers', ids: patch.default_reviewers },
   ]);
+  await assertStageRules(db, actor!.workspaceId, patch);
 
   await db.transaction(async (tx) => {
     const columns = settingsColumns(patch);
@@ -84,6 +87,7 @@ async function applyPatch(
     if (patch.default_reviewers) {
       await replacePeople(tx, 'reviewers', new Map(ids.map((id) => [id, patch.default_reviewers!])));
     }
+    await writeStageRules(tx, ids, patch);
   });
   return presentStages(db, actor!.workspaceId, ids);
 }
@@ -91,7 +95,7 @@ async function applyPatch(
 /** PATCH stages/{id}/ (Member and above). */
 export async function updateStage(
   db: Db,
-  { userId, stageId, patch }: { userId: number; stageId: number; patch: TStagePatch },
+  { userId, stageId, patch }: { userId: number; stageId: number; patch: TStageUpdate },
 ): Promise<TStage> {
   return (await applyPatch(db, { userId, stageIds: [stageId], patch }))[0]!;
 }
@@ -99,7 +103,7 @@ export async function updateStage(
 /** POST stages/bulk_update/ (Member and above): the same changes to several stages of one pipeline. */
 export async function bulkUpdateStages(
   db: Db,
-  { userId, stageIds, patch }: { userId: number; stageIds: number[]; patch: TStagePatch },
+  { userId, stageIds, patch }: { userId: number; stageIds: number[]; patch: TStageUpdate },
 ): Promise<TStage[]> {
   return applyPatch(db, { userId, stageIds, patch });
 }

@@ -1,10 +1,11 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { TPipeline, TProject } from '@stageline/shared';
+import type { TPipeline, TProject, TProjectWorkload } from '@stageline/shared';
 import { schema } from '../../db';
 import { relaxedLimits } from '../../../test/accounts';
 import { buildTestApp, type TestApp } from '../../../test/helpers';
 import { buildPipeline, buildProject } from '../../../test/pipelines';
+import { buildFlow, buildUnit, setStatus, taskAt } from '../../../test/units';
 import { as, buildTeam } from '../../../test/workspaces';
 
 let t: TestApp;
@@ -119,5 +120,41 @@ describe('projects', () => {
     const team = await buildTeam(t);
     expect((await as(t, team.owner)('GET', '/api/projects/2147483647/')).statusCode).toBe(404);
     expect((await as(t, team.owner)('GET', '/api/projects/abc/')).statusCode).toBe(404);
+  });
+
+  test('workload: open tasks per effective assignee, overdue counted, most loaded first', async () => {
+    const team = await buildTeam(t);
+    const flow = await buildFlow(t, {
+      workspace: team.workspace,
+      stages: [
+        { assignees: [team.member], dueDate: '2020-01-01' },
+        { assignees: [team.member, team.admin] },
+        { assignees: [team.admin] },
+      ],
+      edges: [
+        ['root', 0],
+        [0, 1],
+        [1, 2],
+        [2, 'end'],
+      ],
+    });
+    const [a, b] = [await buildUnit(t, team.member, flow, 'A'), await buildUnit(t, team.member, flow, 'B')];
+    // A's last task is done (not open); B's has its own people instead of the stage's.
+    await setStatus(t, [taskAt(a, flow, 2)], 'done');
+    const own = taskAt(b, flow, 2);
+    await t.database.db.update(schema.tasks).set({ useStageDefaults: false }).where(eq(schema.tasks.id, own));
+    await t.database.db.insert(schema.taskAssignees).values({ taskId: own, userId: team.owner.id });
+
+    const response = await as(t, team.guest)('GET', `/api/projects/${flow.project.id}/workload/`);
+    expect(response.statusCode, response.body).toBe(200);
+    expect(
+      response.json<TProjectWorkload>().people.map(({ user_id, open, overdue }) => ({ user_id, open, overdue })),
+    ).toEqual([
+      { user_id: team.member.id, open: 4, overdue: 2 },
+      { user_id: team.admin.id, open: 2, overdue: 0 },
+      { user_id: team.owner.id, open: 1, overdue: 0 },
+    ]);
+    expect(response.json<TProjectWorkload>().people[0]!.name).toEqual(expect.any(String));
+    expect((await as(t, team.outsider)('GET', `/api/projects/${flow.project.id}/workload/`)).statusCode).toBe(404);
   });
 });

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ZId, ZIdParams, ZProject, ZProjectCreate, ZProjectPatch } from '@stageline/shared';
+import { ZId, ZIdParams, ZProject, ZProjectCreate, ZProjectPatch, ZProjectWorkload } from '@stageline/shared';
 import type { Db } from '../../db';
 import { callerOf } from '../auth';
-import { createProject, deleteProject, getProject, listProjects, updateProject } from './service';
+import { createProject, deleteProject, getProject, listProjects, projectWorkload, updateProject } from './service';
 
 const bearer = [{ bearer: [] }];
 const tags = ['projects'];
@@ -60,6 +60,22 @@ export const projectsRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
       },
     },
     async (request) => getProject(db, { userId: callerOf(request).id, projectId: request.params.id }),
+  );
+
+  app.get(
+    '/projects/:id/workload/',
+    {
+      ...signedIn,
+      schema: {
+        tags,
+        summary: "Who carries the project's open tasks: per effective assignee, open and overdue, most loaded first",
+        description: forbidden,
+        security: bearer,
+        params: ZIdParams,
+        response: { 200: ZProjectWorkload },
+      },
+    },
+    async (request) => projectWorkload(db, { userId: callerOf(request).id, projectId: request.params.id }),
   );
 
   app.patch(

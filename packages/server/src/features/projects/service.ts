@@ -1,7 +1,15 @@
 import { and, asc, eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
-import type { TProject, TProjectCreate, TProjectPatch } from '@stageline/shared';
+import {
+  personName,
+  ProjectWorkloadSize,
+  type TProject,
+  type TProjectCreate,
+  type TProjectPatch,
+  type TProjectWorkload,
+} from '@stageline/shared';
 import { schema, type Db } from '../../db';
 import { AppError } from '../../http/errors';
+import { overdueAt, rowsOf } from '../tasks';
 import { actorIn, authorizeIn, inWorkspacesOf } from '../workspaces';
 import { authorizeProject } from './policy';
 import { presentProject, productReviewDefaults, reviewColumns } from './presenter';
@@ -85,4 +93,51 @@ export async function updateProject(
 export async function deleteProject(db: Db, { userId, projectId }: { userId: number; projectId: number }) {
   await authorizeProject(db, { userId, projectId, action: 'delete' });
   await db.delete(projects).where(eq(projects.id, projectId));
+}
+
+/**
+ * GET projects/{id}/workload/ (anyone who may view the project): the open tasks (not done) of the
+ * project per effective assignee — the stage's default people while the task uses them, else its
+ * own, as `tasksOfPerson` reads them — with how many are overdue; most loaded first. One query.
+ */
+export async function projectWorkload(
+  db: Db,
+  { userId, projectId, now = new Date() }: { userId: number; projectId: number; now?: Date },
+): Promise<TProjectWorkload> {
+  await authorizeProject(db, { userId, projectId, action: 'view' });
+  const rows = await rowsOf<{
+    user_id: number;
+    first_name: string;
+    last_name: string;
+    username: string;
+    open: number;
+    overdue: number;
+  }>(
+    db,
+    sql`
+    with open_tasks as (
+      select t.id, t.stage_id, t.use_stage_defaults, ${overdueAt(now)} as overdue
+      from tasks t join stages s on s.id = t.stage_id join units u on u.id = t.unit_id
+      where u.project_id = ${projectId} and t.status <> 'done'),
+    carried as (
+      select d.user_id, o.id, o.overdue from open_tasks o
+        join stage_default_assignees d on d.stage_id = o.stage_id where o.use_stage_defaults
+      union all
+      select a.user_id, o.id, o.overdue from open_tasks o
+        join task_assignees a on a.task_id = o.id where not o.use_stage_defaults)
+    select c.user_id, p.first_name, p.last_name, p.username,
+      count(*)::int as open, count(*) filter (where c.overdue)::int as overdue
+    from carried c join users p on p.id = c.user_id
+    group by c.user_id, p.first_name, p.last_name, p.username
+    order by open desc, overdue desc, lower(p.username)
+    limit ${ProjectWorkloadSize}`,
+  );
+  return {
+    people: rows.map((row) => ({
+      user_id: Number(row.user_id),
+      name: personName({ firstName: row.first_name, lastName: row.last_name, username: row.username }),
+      open: Number(row.open),
+      overdue: Number(row.overdue),
+    })),
+  };
 }

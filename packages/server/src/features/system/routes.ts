@@ -49,6 +49,7 @@ export const systemRoutes: FastifyPluginAsyncZod<Options> = async (app, { config
       maintenance: config.maintenance,
       debug: config.debug,
       publicUrl: config.publicUrl ?? null,
+      maxUploadMb: Math.floor(config.maxUploadBytes / (1024 * 1024)),
     }),
   );
 };

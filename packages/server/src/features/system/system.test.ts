@@ -67,7 +67,13 @@ describe('GET /api/config/', () => {
     try {
       const response = await t.app.inject({ method: 'GET', url: '/api/config/' });
       expect(response.statusCode).toBe(200);
-      expect(response.json()).toEqual({ version: packageVersion, maintenance: false, debug: false, publicUrl: null });
+      expect(response.json()).toEqual({
+        version: packageVersion,
+        maintenance: false,
+        debug: false,
+        publicUrl: null,
+        maxUploadMb: 100,
+      });
     } finally {
       await t.close();
     }

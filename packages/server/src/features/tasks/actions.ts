@@ -1,16 +1,25 @@
 import { and, eq, sql } from 'drizzle-orm';
-import type { TTask, TTaskAction, ZTaskPatch } from '@stageline/shared';
+import {
+  canRemind,
+  RemindIntervalMs,
+  ReviewRuleMessages,
+  type TTask,
+  type TTaskAction,
+  type ZTaskPatch,
+} from '@stageline/shared';
 import type { z } from 'zod';
 import { schema, type Db } from '../../db';
 import { AppError, FieldError } from '../../http/errors';
-import { reportTaskChanges, type TaskChange, type TaskSnapshot } from '../notifications';
+import { notifyReviewRequested, reportTaskChanges, type TaskChange, type TaskSnapshot } from '../notifications';
+import { assertTeams } from '../teams';
 import type { Actor } from '../workspaces';
 import { authorizeTask, authorizeTaskAction, type TaskScope } from './policy';
 import { loadTask } from './read';
-import { refreshReadiness } from './sql';
+import { idList, refreshReadiness } from './sql';
 import { effectivePeople, engineTask, lockTasks, membersAmong, persist, runEngine, type EngineTask } from './state';
+import { membersOfTeams, reviewRulesOf } from './teams';
 
-const { tasks, stages, taskAssignees, taskReviewers } = schema;
+const { tasks, stages, taskAssignees, taskReviewers, taskAssigneeTeams, taskReviewerTeams } = schema;
 
 export const notAMember = 'Only members of the workspace can be chosen.';
 
@@ -45,16 +54,21 @@ async function tasksAtStages(db: Db, unitId: number, stageIds: number[]): Promis
   const rows = await db
     .select({ id: tasks.id })
     .from(tasks)
-    .where(
-      and(
-        eq(tasks.unitId, unitId),
-        sql`${tasks.stageId} in (${sql.join(
-          stageIds.map((id) => sql`${id}`),
-          sql`, `,
-        )})`,
-      ),
-    );
+    .where(and(eq(tasks.unitId, unitId), sql`${tasks.stageId} in (${idList(stageIds)})`));
   return rows.map((r) => r.id);
+}
+
+/** Reviewers who review only through teams, with the teams' names ("Lighting leads, Grading"). */
+function reviewerTeamNames(task: EngineTask): Map<number, string> {
+  return new Map(
+    [...task.people.throughTeams].map(([userId, teams]) => [
+      userId,
+      teams
+        .map((id) => task.teamNames.get(id) ?? '')
+        .filter(Boolean)
+        .join(', '),
+    ]),
+  );
 }
 
 /** What notifications compare before and after a change. */
@@ -63,6 +77,7 @@ const snapshot = (task: EngineTask): TaskSnapshot => ({
   assignees: [...task.assignees],
   reviewers: [...task.state.reviewers],
   iteration: task.state.iteration,
+  reviewerTeams: reviewerTeamNames(task),
 });
 
 /** What `work` reports beyond the task itself: an edit of people or due date, other tasks it changed. */
@@ -117,7 +132,11 @@ export async function actOnTask(
   const { actor, scope } = await authorizeTask(db, { userId, taskId });
   const returnTo = command.type === 'reject' ? (command.returnTo ?? []) : [];
   return inTaskTransaction(db, { actor, scope, extraStages: returnTo }, async (tx, task, locked, now) => {
-    authorizeTaskAction(actor, command.type, { assignees: task.assignees, reviewers: task.state.reviewers });
+    authorizeTaskAction(actor, command.type, {
+      assignees: task.assignees,
+      reviewers: task.state.reviewers,
+      allowSelfReview: task.review.allowSelfReview,
+    });
     const action = engineAction(command, userId);
     const result = runEngine(task, action);
     await persist(tx, task, action, result, { actorId: userId, now });
@@ -146,11 +165,22 @@ const current = (task: EngineTask) => ({ assignees: task.assignees, reviewers: t
 const same = (a: readonly number[], b: readonly number[]) =>
   a.length === b.length && [...a].sort((x, y) => x - y).every((v, i) => v === [...b].sort((x, y) => x - y)[i]);
 
-async function replaceOwnPeople(tx: Db, taskId: number, which: 'assignees' | 'reviewers', ids: number[]) {
-  const table = which === 'assignees' ? taskAssignees : taskReviewers;
-  await tx.delete(table).where(eq(table.taskId, taskId));
+async function replaceOwn(
+  tx: Db,
+  taskId: number,
+  which: 'assignees' | 'reviewers' | 'assignee_teams' | 'reviewer_teams',
+  ids: number[],
+) {
   const unique = [...new Set(ids)];
-  if (unique.length > 0) await tx.insert(table).values(unique.map((userId) => ({ taskId, userId })));
+  if (which === 'assignees' || which === 'reviewers') {
+    const table = which === 'assignees' ? taskAssignees : taskReviewers;
+    await tx.delete(table).where(eq(table.taskId, taskId));
+    if (unique.length > 0) await tx.insert(table).values(unique.map((userId) => ({ taskId, userId })));
+    return;
+  }
+  const table = which === 'assignee_teams' ? taskAssigneeTeams : taskReviewerTeams;
+  await tx.delete(table).where(eq(table.ownerId, taskId));
+  if (unique.length > 0) await tx.insert(table).values(unique.map((teamId) => ({ ownerId: taskId, teamId })));
 }
 
 /** The stage's effective due date for a task, for seeding the task's own value. */
@@ -167,11 +197,71 @@ async function stageDue(tx: Db, taskId: number): Promise<Date | null> {
   return row?.due == null ? null : new Date(row.due);
 }
 
+/** What changes a task's own people and teams (PATCH, and "Take"). */
+type PeopleChange = Pick<
+  TaskPatch,
+  'assignees' | 'reviewers' | 'assignee_teams' | 'reviewer_teams' | 'due_date' | 'use_stage_defaults'
+>;
+
+/** The reviewers named one by one (not only through a reviewer team): what own values seed from. */
+const ownReviewers = (task: EngineTask) => task.state.reviewers.filter((id) => !task.people.throughTeams.has(id));
+
 /**
- * PATCH tasks/{id}/ (Members and above). People and due date first: giving any of them switches the
- * task to its own values (seeded from the effective ones for what is not given), and
- * `use_stage_defaults: true` switches back. A change of effective reviewers during review goes
- * through the engine (`set_reviewers`: it may close the round). Then `status` (`set_status`).
+ * Applies a change of people, teams, due date or use-stage-defaults to the locked task: giving any
+ * of them switches the task to its own values (seeded from the effective ones for what is not
+ * given), and `use_stage_defaults: true` switches back. A change of effective reviewers during
+ * review goes through the engine (`set_reviewers`: it may close the round). Returns whether
+ * anything was edited.
+ */
+async function applyPeopleChange(
+  tx: Db,
+  task: EngineTask,
+  { change, workspaceId, userId, now }: { change: PeopleChange; workspaceId: number; userId: number; now: Date },
+): Promise<boolean> {
+  const wantsPeople =
+    change.assignees !== undefined ||
+    change.reviewers !== undefined ||
+    change.assignee_teams !== undefined ||
+    change.reviewer_teams !== undefined ||
+    change.due_date !== undefined;
+  const useDefaults = change.use_stage_defaults ?? (wantsPeople ? false : task.row.useStageDefaults);
+  const edited = useDefaults !== task.row.useStageDefaults || wantsPeople;
+  if (!edited) return false;
+  const seeding = task.row.useStageDefaults && !useDefaults;
+  const assignees = change.assignees ?? (seeding ? task.assignees : undefined);
+  const reviewers = change.reviewers ?? (seeding ? ownReviewers(task) : undefined);
+  const assigneeTeams = change.assignee_teams ?? (seeding ? task.people.assigneeTeams : undefined);
+  const reviewerTeams = change.reviewer_teams ?? (seeding ? task.people.reviewerTeams : undefined);
+  if (assignees) await replaceOwn(tx, task.row.id, 'assignees', assignees);
+  if (reviewers) await replaceOwn(tx, task.row.id, 'reviewers', reviewers);
+  if (assigneeTeams) await replaceOwn(tx, task.row.id, 'assignee_teams', assigneeTeams);
+  if (reviewerTeams) await replaceOwn(tx, task.row.id, 'reviewer_teams', reviewerTeams);
+  const dueDate =
+    change.due_date !== undefined
+      ? change.due_date === null
+        ? null
+        : new Date(change.due_date)
+      : seeding
+        ? await stageDue(tx, task.row.id)
+        : undefined;
+  await tx
+    .update(tasks)
+    .set({ useStageDefaults: useDefaults, updatedAt: now, ...(dueDate !== undefined ? { dueDate } : {}) })
+    .where(eq(tasks.id, task.row.id));
+  const effective = (await effectivePeople(tx, workspaceId, [task.row.id])).get(task.row.id)!;
+  task.assignees = effective.assignees;
+  task.people = effective;
+  task.ctx = { ...task.ctx, reviewRules: await reviewRulesOf(tx, workspaceId, task.review, effective.assignees) };
+  if (!same(effective.reviewers, task.state.reviewers)) {
+    const action: TTaskAction = { type: 'set_reviewers', reviewers: effective.reviewers, actor: userId };
+    await persist(tx, task, action, runEngine(task, action), { actorId: userId, now });
+  }
+  return true;
+}
+
+/**
+ * PATCH tasks/{id}/ (Members and above): people, teams and due date (`applyPeopleChange`), then
+ * `status` (`set_status`).
  */
 export async function patchTask(
   db: Db,
@@ -185,43 +275,71 @@ export async function patchTask(
     if (patch[field]?.some((id) => !members.has(id))) errors[field] = [notAMember];
   }
   if (Object.keys(errors).length > 0) throw new FieldError(errors);
+  await assertTeams(db, scope.workspaceId, [
+    { field: 'assignee_teams', ids: patch.assignee_teams },
+    { field: 'reviewer_teams', ids: patch.reviewer_teams },
+  ]);
 
   return inTaskTransaction(db, { actor, scope }, async (tx, task, _locked, now) => {
-    const wantsPeople = patch.assignees !== undefined || patch.reviewers !== undefined || patch.due_date !== undefined;
-    if (wantsPeople || patch.use_stage_defaults !== undefined) authorizeTaskAction(actor, 'update', current(task));
-    if (patch.status !== undefined) authorizeTaskAction(actor, 'set_status', current(task));
-
-    const useDefaults = patch.use_stage_defaults ?? (wantsPeople ? false : task.row.useStageDefaults);
-    const edited = useDefaults !== task.row.useStageDefaults || wantsPeople;
-    if (edited) {
-      const seeding = task.row.useStageDefaults && !useDefaults;
-      const assignees = patch.assignees ?? (seeding ? task.assignees : undefined);
-      const reviewers = patch.reviewers ?? (seeding ? task.state.reviewers : undefined);
-      if (assignees) await replaceOwnPeople(tx, task.row.id, 'assignees', assignees);
-      if (reviewers) await replaceOwnPeople(tx, task.row.id, 'reviewers', reviewers);
-      const dueDate =
-        patch.due_date !== undefined
-          ? patch.due_date === null
-            ? null
-            : new Date(patch.due_date)
-          : seeding
-            ? await stageDue(tx, task.row.id)
-            : undefined;
-      await tx
-        .update(tasks)
-        .set({ useStageDefaults: useDefaults, updatedAt: now, ...(dueDate !== undefined ? { dueDate } : {}) })
-        .where(eq(tasks.id, task.row.id));
-      const effective = (await effectivePeople(tx, scope.workspaceId, [task.row.id])).get(task.row.id)!;
-      task.assignees = effective.assignees;
-      if (!same(effective.reviewers, task.state.reviewers)) {
-        const action: TTaskAction = { type: 'set_reviewers', reviewers: effective.reviewers, actor: userId };
-        await persist(tx, task, action, runEngine(task, action), { actorId: userId, now });
-      }
-    }
-    if (patch.status !== undefined) {
-      const action: TTaskAction = { type: 'set_status', status: patch.status, actor: userId };
+    const { status, ...change } = patch;
+    if (Object.values(change).some((v) => v !== undefined)) authorizeTaskAction(actor, 'update', current(task));
+    if (status !== undefined) authorizeTaskAction(actor, 'set_status', current(task));
+    const edited = await applyPeopleChange(tx, task, { change, workspaceId: scope.workspaceId, userId, now });
+    if (status !== undefined) {
+      const action: TTaskAction = { type: 'set_status', status, actor: userId };
       await persist(tx, task, action, runEngine(task, action), { actorId: userId, now });
     }
     return { edited };
+  });
+}
+
+export const TakeMessages = {
+  notInTeam: 'Only a member of a team this task is assigned to can take it.',
+  done: 'This task is done: there is nothing to take.',
+} as const;
+
+/**
+ * POST tasks/{id}/take/ (a team queue's "Take", docs/review-rules.md): a member of one of the
+ * task's assignee teams becomes an assignee, and the task leaves its teams' queues (its own
+ * assignee teams are emptied), for every member at once (a live event).
+ */
+export async function takeTask(db: Db, { userId, taskId }: { userId: number; taskId: number }): Promise<TTask> {
+  const { actor, scope } = await authorizeTask(db, { userId, taskId });
+  return inTaskTransaction(db, { actor, scope }, async (tx, task, _locked, now) => {
+    const teams = await membersOfTeams(tx, scope.workspaceId, task.people.assigneeTeams);
+    const inTeam = [...teams.values()].some((ids) => ids.includes(userId));
+    if (!inTeam) throw new AppError('permission_denied', TakeMessages.notInTeam);
+    if (task.state.status === 'done') throw new AppError('conflict', TakeMessages.done);
+    const change: PeopleChange = { assignees: [...new Set([...task.assignees, userId])], assignee_teams: [] };
+    return { edited: await applyPeopleChange(tx, task, { change, workspaceId: scope.workspaceId, userId, now }) };
+  });
+}
+
+/**
+ * POST tasks/{id}/remind/ (re-request review, docs/review-rules.md): an assignee reminds the
+ * reviewers who have not reacted in the open round (a `review_requested` notification naming their
+ * team), at most once an hour per task (429 with `Retry-After`).
+ */
+export async function remindReviewers(db: Db, { userId, taskId }: { userId: number; taskId: number }): Promise<TTask> {
+  const { actor, scope } = await authorizeTask(db, { userId, taskId });
+  return inTaskTransaction(db, { actor, scope }, async (tx, task, _locked, now) => {
+    if (!task.assignees.includes(userId)) throw new AppError('permission_denied', ReviewRuleMessages.remindNotAssignee);
+    const round = task.state.iteration;
+    if (task.state.status !== 'review' || !round || round.closed)
+      throw new AppError('conflict', ReviewRuleMessages.remindNotInReview);
+    if (!canRemind(task.row.remindedAt, now)) {
+      const wait = Math.ceil((task.row.remindedAt!.getTime() + RemindIntervalMs - now.getTime()) / 1000);
+      throw new AppError('rate_limited', ReviewRuleMessages.remindTooSoon, {}, { 'Retry-After': String(wait) });
+    }
+    await tx.update(tasks).set({ remindedAt: now }).where(eq(tasks.id, task.row.id));
+    const waiting = task.state.reviewers.filter(
+      (id) => !round.acceptedBy.includes(id) && !round.rejectedBy.includes(id),
+    );
+    await notifyReviewRequested(
+      tx,
+      { actorId: userId, workspaceId: scope.workspaceId, taskId: task.row.id, unitId: scope.unitId },
+      waiting,
+      reviewerTeamNames(task),
+    );
   });
 }

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { TaskStatuses, type TTaskCounters, type TTaskStatus } from '@stageline/shared';
 import type { Db } from '../../db';
-import { overdueAt, rowsOf } from './sql';
+import { idList, overdueAt, rowsOf } from './sql';
 
 /** Counters before any task: every status and overdue at zero. */
 export function zeroCounters(): TTaskCounters {
@@ -21,10 +21,7 @@ export async function countTasks(
   const result = new Map<number, TTaskCounters>();
   if (pipelineIds.length === 0) return result;
   const key = by === 'pipeline' ? sql.raw('s.pipeline_id') : sql.raw('t.stage_id');
-  const ids = sql.join(
-    pipelineIds.map((id) => sql`${id}`),
-    sql`, `,
-  );
+  const ids = idList(pipelineIds);
   const rows = await rowsOf<{ key: number; status: TTaskStatus; n: number; overdue: number }>(
     db,
     sql`

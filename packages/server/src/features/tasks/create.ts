@@ -1,5 +1,11 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import { initialStatus, stagePredecessors, type TGraphNode, type TStageRules } from '@stageline/shared';
+import {
+  initialStatus,
+  stagePredecessors,
+  type TGraphNode,
+  type TReviewMode,
+  type TStageRules,
+} from '@stageline/shared';
 import { schema, type Db } from '../../db';
 import { at, refreshReadiness, rowsOf } from './sql';
 
@@ -8,14 +14,13 @@ const { stages, stageEdges, pipelines } = schema;
 /** A stage's review rules as the engine takes them. */
 export function rulesOf(row: {
   todoEnabled: boolean;
-  reviewMode: string;
+  reviewMode: TReviewMode;
   skipReviewIfNoReviewers: boolean;
   acceptEditAsDone: boolean;
 }): TStageRules {
-  const reviewMode = row.reviewMode === 'each_wait' || row.reviewMode === 'any' ? row.reviewMode : 'each_immediate';
   return {
     todoEnabled: row.todoEnabled,
-    reviewMode,
+    reviewMode: row.reviewMode,
     skipReviewIfNoReviewers: row.skipReviewIfNoReviewers,
     acceptEditAsDone: row.acceptEditAsDone,
   };

@@ -12,6 +12,7 @@ import { schema, type Db } from '../../db';
 import { AppError } from '../../http/errors';
 import { actorIn, inWorkspacesOf } from '../workspaces';
 import { effectiveDue, overdueAt, readySql, rowsOf, tasksOfPerson } from './sql';
+import { effectiveTeams, tasksOfTeamsOf, teamNames } from './teams';
 
 type Query = z.infer<typeof ZTaskListQuery>;
 /** The filters of a task list, without its paging. */
@@ -19,7 +20,7 @@ type Filters = Omit<Query, 'offset' | 'limit'>;
 
 type Row = {
   id: number;
-  status: string;
+  status: TTaskStatus;
   ready: boolean;
   due: Date | string | null;
   unit_id: number;
@@ -95,11 +96,31 @@ export async function listTasks(db: Db, { userId, query }: { userId: number; que
       ? 0
       : Number((await rowsOf<{ n: number }>(db, sql`select count(*)::int as n ${from}`))[0]?.n ?? 0);
   const end = query.offset + rows.length;
-  return { count, next: end < count ? end : null, results: rows.map((row) => presentRow(row, now)) };
+  const results = rows.map((row) => presentRow(row, now));
+  if (query.queue === 'team') await addAssigneeTeams(db, results);
+  return { count, next: end < count ? end : null, results };
+}
+
+/** A team queue's rows name the teams each task waits in. */
+async function addAssigneeTeams(db: Db, items: TTaskListItem[]): Promise<void> {
+  const teams = await effectiveTeams(
+    db,
+    items.map((i) => i.id),
+  );
+  const names = await teamNames(
+    db,
+    [...teams.values()].flatMap((t) => t.assigneeTeams),
+  );
+  for (const item of items) {
+    item.assignee_teams = (teams.get(item.id)?.assigneeTeams ?? []).flatMap((id) => {
+      const team = names.get(id);
+      return team ? [team] : [];
+    });
+  }
 }
 
 function presentRow(row: Omit<Row, 'total'>, now: Date): TTaskListItem {
-  const status = row.status as TTaskStatus;
+  const status = row.status;
   const due = row.due === null ? null : new Date(row.due);
   return {
     id: row.id,
@@ -170,6 +191,8 @@ async function matchingTasks(db: Db, { userId, query, now }: { userId: number; q
   if (query.ready !== undefined) where.push(query.ready === 'true' ? readySql : sql`not ${readySql}`);
   if (query.awaiting && reviewer !== undefined) where.push(awaitingReaction(reviewer));
   if (query.workable) where.push(sql`t.status in ('todo', 'in_progress', 'edit')`);
+  // Teams and review rules: the caller's team queues, until someone takes the task (or it is done).
+  if (query.queue === 'team') where.push(sql`t.id in ${tasksOfTeamsOf(userId)} and t.status <> 'done'`);
   if (query.overdue !== undefined) where.push(query.overdue === 'true' ? overdueAt(now) : sql`not ${overdueAt(now)}`);
 
   const from = sql`

@@ -1,11 +1,11 @@
-import { eq } from 'drizzle-orm';
-import { canReview, canWork, type TTaskAction } from '@stageline/shared';
+import { and, eq } from 'drizzle-orm';
+import { canReview, canWork, isSelfReview, ReviewRuleMessages, type TTaskAction } from '@stageline/shared';
 import { schema, type Db } from '../../db';
 import { AppError } from '../../http/errors';
-import { actorIn, authorize, type Actor } from '../workspaces';
+import { authorize, type Actor } from '../workspaces';
 import { taskError } from './state';
 
-const { tasks, units, pipelines, projects } = schema;
+const { tasks, units, pipelines, projects, memberships } = schema;
 
 /** Where a task lives: its unit, stage, pipeline, project and workspace. */
 export type TaskScope = {
@@ -25,7 +25,8 @@ export async function authorizeTask(
   db: Db,
   { userId, taskId }: { userId: number; taskId: number },
 ): Promise<{ actor: Actor; scope: TaskScope }> {
-  const [scope] = await db
+  // The task's place and the caller's role in its workspace, in one statement.
+  const [row] = await db
     .select({
       taskId: tasks.id,
       unitId: tasks.unitId,
@@ -33,14 +34,17 @@ export async function authorizeTask(
       pipelineId: units.pipelineId,
       projectId: units.projectId,
       workspaceId: projects.workspaceId,
+      role: memberships.role,
     })
     .from(tasks)
     .innerJoin(units, eq(units.id, tasks.unitId))
     .innerJoin(pipelines, eq(pipelines.id, units.pipelineId))
     .innerJoin(projects, eq(projects.id, pipelines.projectId))
+    .innerJoin(memberships, and(eq(memberships.workspaceId, projects.workspaceId), eq(memberships.userId, userId)))
     .where(eq(tasks.id, taskId));
-  if (!scope) throw new AppError('not_found');
-  const actor = await actorIn(db, userId, scope.workspaceId);
+  if (!row) throw new AppError('not_found');
+  const { role, ...scope } = row;
+  const actor: Actor = { userId, workspaceId: scope.workspaceId, role };
   authorize(actor, 'task', 'view');
   return { actor, scope };
 }
@@ -48,13 +52,14 @@ export async function authorizeTask(
 /**
  * May the actor do this to a task whose effective people are known (docs/rules.md §Roles, §Tasks)?
  * Start and submit: its assignees and Members and above (`canWork`); accept and reject: its
- * reviewers only, Guests included (`canReview`); a status or people change: Members and above.
+ * reviewers only, Guests included (`canReview`), never an assignee unless the stage allows
+ * self-review; a status or people change: Members and above.
  * Checked inside the transaction, on the locked task, so a reviewer removed a moment ago cannot act.
  */
 export function authorizeTaskAction(
   actor: Actor,
   action: TTaskAction['type'] | 'update',
-  people: { assignees: readonly number[]; reviewers: readonly number[] },
+  people: { assignees: readonly number[]; reviewers: readonly number[]; allowSelfReview?: boolean },
 ): void {
   switch (action) {
     case 'start':
@@ -63,6 +68,9 @@ export function authorizeTaskAction(
       return;
     case 'accept':
     case 'reject':
+      // No self-review (docs/review-rules.md): asked first, so an assignee hears why, reviewer or not.
+      if (isSelfReview(actor.userId, people.assignees, people.allowSelfReview ?? false))
+        throw new AppError('permission_denied', ReviewRuleMessages.selfReview, {}, {}, { rule: 'self_review' });
       if (!canReview(people.reviewers.includes(actor.userId))) throw taskError('not_a_reviewer');
       return;
     case 'set_status':

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { asc, eq, inArray, sql } from 'drizzle-orm';
 import {
   effectiveAssignment,
   flowOrder,
@@ -6,9 +6,11 @@ import {
   isReady,
   personName,
   stagePredecessors,
+  taskAbilities,
   type TGraphNode,
   type TStageDefaults,
   type TTask,
+  type TReviewMode,
   type TTaskCell,
   type TTaskStatus,
   type TUserRef,
@@ -17,59 +19,87 @@ import { schema, type Db } from '../../db';
 import { AppError } from '../../http/errors';
 import type { Actor } from '../workspaces';
 import type { TaskScope } from './policy';
+import { rulesOf } from './create';
 import { effectivePeople, loadIteration } from './state';
+import { rowsOf } from './sql';
+import { presentTaskTeams } from './team-presenter';
+import type { StageReview } from './teams';
 
-const { tasks, units, stages, stageEdges, pipelines, projects, users, taskHistory, memberships } = schema;
-const { stageDefaultAssignees, taskAssignees } = schema;
-
-const asStatus = (value: string) => value as TTaskStatus;
+const { tasks, units, pipelines, projects, users, taskHistory, memberships } = schema;
+const { taskAssignees, attachments, comments } = schema;
 
 /** A pipeline's graph and each stage's defaults: what cells and details need to compute readiness and dues. */
 export type PipelineGraph = {
-  nodes: { id: number; kind: string; name: string; reviewMode: string }[];
+  nodes: {
+    id: number;
+    kind: string;
+    name: string;
+    reviewMode: TReviewMode;
+    todoEnabled: boolean;
+    skipReviewIfNoReviewers: boolean;
+    acceptEditAsDone: boolean;
+  }[];
   /** The stages' ids in flow order (`flowOrder`): the matrix's columns. */
   flow: number[];
   predecessors: Map<number, number[]>;
   defaults: Map<number, TStageDefaults>;
+  /** Each stage's review rules as stored (docs/review-rules.md). */
+  reviews: Map<number, StageReview>;
 };
 
-/** Reads the graph of a pipeline (3 queries whatever its size). */
+type GraphRow = {
+  nodes: (PipelineGraph['nodes'][number] & {
+    dueDays: number | null;
+    dueDate: string | null;
+    requiredApprovals: number | null;
+    allowSelfReview: boolean;
+  })[];
+  edges: { source: number; target: number }[];
+  people: { stageId: number; userId: number }[];
+  teamRules: { stageId: number; team: number; required: number }[];
+};
+
+/**
+ * Reads the graph of a pipeline in one statement whatever its size: the stages, the edges, the
+ * default assignees who are still members, and the review rules, each as one JSON array.
+ */
 export async function loadGraph(db: Db, pipelineId: number, workspaceId: number): Promise<PipelineGraph> {
-  const nodes = await db
-    .select({
-      id: stages.id,
-      kind: stages.kind,
-      name: stages.name,
-      reviewMode: stages.reviewMode,
-      dueDays: stages.defaultDueDays,
-      dueDate: stages.defaultDueDate,
-    })
-    .from(stages)
-    .where(eq(stages.pipelineId, pipelineId))
-    .orderBy(asc(stages.id));
-  const edges = await db
-    .select({ source: stageEdges.sourceId, target: stageEdges.targetId })
-    .from(stageEdges)
-    .where(eq(stageEdges.pipelineId, pipelineId));
-  const people = await db
-    .select({ stageId: stageDefaultAssignees.stageId, userId: stageDefaultAssignees.userId })
-    .from(stageDefaultAssignees)
-    .innerJoin(stages, eq(stages.id, stageDefaultAssignees.stageId))
-    .innerJoin(
-      memberships,
-      and(eq(memberships.userId, stageDefaultAssignees.userId), eq(memberships.workspaceId, workspaceId)),
-    )
-    .where(eq(stages.pipelineId, pipelineId))
-    .orderBy(asc(stageDefaultAssignees.userId));
+  const [row] = await rowsOf<GraphRow>(
+    db,
+    sql`select
+      coalesce((select json_agg(json_build_object('id', s.id, 'kind', s.kind, 'name', s.name,
+          'reviewMode', s.review_mode, 'todoEnabled', s.todo_enabled,
+          'skipReviewIfNoReviewers', s.skip_review_if_no_reviewers, 'acceptEditAsDone', s.accept_edit_as_done,
+          'dueDays', s.default_due_days, 'dueDate', s.default_due_date,
+          'requiredApprovals', s.required_approvals, 'allowSelfReview', s.allow_self_review) order by s.id)
+        from stages s where s.pipeline_id = ${pipelineId}), '[]') as nodes,
+      coalesce((select json_agg(json_build_object('source', e.source_id, 'target', e.target_id))
+        from stage_edges e where e.pipeline_id = ${pipelineId}), '[]') as edges,
+      coalesce((select json_agg(json_build_object('stageId', d.stage_id, 'userId', d.user_id) order by d.user_id)
+        from stage_default_assignees d join stages s on s.id = d.stage_id
+        join memberships m on m.user_id = d.user_id and m.workspace_id = ${workspaceId}
+        where s.pipeline_id = ${pipelineId}), '[]') as people,
+      coalesce((select json_agg(json_build_object('stageId', r.stage_id, 'team', r.team_id, 'required', r.required)
+          order by r.team_id)
+        from stage_team_rules r join stages s on s.id = r.stage_id where s.pipeline_id = ${pipelineId}), '[]') as "teamRules"`,
+  );
+  const { nodes, edges, people, teamRules } = row!;
   const graph = nodes as TGraphNode<number>[];
   const defaults = new Map<number, TStageDefaults>();
   const predecessors = new Map<number, number[]>();
+  const reviews = new Map<number, StageReview>();
   for (const node of nodes) {
     predecessors.set(node.id, stagePredecessors(graph, edges, node.id));
     defaults.set(node.id, { assignees: [], reviewers: [], dueDays: node.dueDays, dueDate: node.dueDate });
+    reviews.set(node.id, {
+      requiredApprovals: node.requiredApprovals,
+      allowSelfReview: node.allowSelfReview,
+      teamRules: [],
+    });
   }
-  for (const row of people) defaults.get(row.stageId)?.assignees.push(row.userId);
-  return { nodes, flow: flowOrder(graph, edges), predecessors, defaults };
+  for (const person of people) defaults.get(person.stageId)?.assignees.push(person.userId);
+  for (const rule of teamRules) reviews.get(rule.stageId)?.teamRules.push({ team: rule.team, required: rule.required });
+  return { nodes, flow: flowOrder(graph, edges), predecessors, defaults, reviews };
 }
 
 /**
@@ -97,13 +127,15 @@ export async function loadCells(
       own: sql<number[]>`case when ${tasks.useStageDefaults} then '{}'::int[] else array(
         select a.user_id from ${taskAssignees} a join ${memberships} m on m.user_id = a.user_id and m.workspace_id = ${workspaceId}
         where a.task_id = "tasks"."id" order by a.user_id) end`,
+      files: sql<number>`(select count(*)::int from ${attachments} f where f.completed_at is not null
+        and (f.task_id = "tasks"."id" or f.comment_id in (select c.id from ${comments} c where c.task_id = "tasks"."id")))`,
     })
     .from(tasks)
     .where(inArray(tasks.unitId, unitIds))
     .orderBy(asc(tasks.unitId), asc(tasks.stageId));
-  const statusOf = new Map<string, TTaskStatus>(rows.map((r) => [`${r.unitId}:${r.stageId}`, asStatus(r.status)]));
+  const statusOf = new Map<string, TTaskStatus>(rows.map((r) => [`${r.unitId}:${r.stageId}`, r.status]));
   for (const row of rows) {
-    const status = asStatus(row.status);
+    const status = row.status;
     const preds = graph.predecessors.get(row.stageId) ?? [];
     const effective = effectiveAssignment(
       {
@@ -123,6 +155,7 @@ export async function loadCells(
       overdue: isOverdue(effective.dueDate, status, now),
       due_date: effective.dueDate?.toISOString() ?? null,
       assignees: effective.assignees,
+      files: Number(row.files),
     });
   }
   return byUnit;
@@ -151,6 +184,10 @@ export async function loadTask(db: Db, { actor, scope }: { actor: Actor; scope: 
       unit: { id: units.id, name: units.name },
       pipeline: { id: pipelines.id, name: pipelines.name },
       project: { id: projects.id, name: projects.name, workspace: projects.workspaceId },
+      // The unit's other tasks (for the predecessors' statuses), in the same statement.
+      siblings: sql<{ id: number; stageId: number; status: TTaskStatus }[]>`(
+        select json_agg(json_build_object('id', s.id, 'stageId', s.stage_id, 'status', s.status))
+        from tasks s where s.unit_id = units.id)`,
     })
     .from(tasks)
     .innerJoin(units, eq(units.id, tasks.unitId))
@@ -158,20 +195,16 @@ export async function loadTask(db: Db, { actor, scope }: { actor: Actor; scope: 
     .innerJoin(projects, eq(projects.id, pipelines.projectId))
     .where(eq(tasks.id, scope.taskId));
   if (!row) throw new AppError('not_found');
-  const { task } = row;
+  const { task, siblings } = row;
   const graph = await loadGraph(db, scope.pipelineId, scope.workspaceId);
   const stage = graph.nodes.find((n) => n.id === task.stageId);
   if (!stage) throw new AppError('not_found');
-  const siblings = await db
-    .select({ id: tasks.id, stageId: tasks.stageId, status: tasks.status })
-    .from(tasks)
-    .where(eq(tasks.unitId, task.unitId));
   const byStage = new Map(siblings.map((s) => [s.stageId, s]));
   const names = new Map(graph.nodes.map((n) => [n.id, n.name]));
   const predecessors = (graph.predecessors.get(task.stageId) ?? []).flatMap((stageId) => {
     const sibling = byStage.get(stageId);
     return sibling
-      ? [{ task: sibling.id, stage: stageId, stage_name: names.get(stageId) ?? '', status: asStatus(sibling.status) }]
+      ? [{ task: sibling.id, stage: stageId, stage_name: names.get(stageId) ?? '', status: sibling.status }]
       : [];
   });
   const people = (await effectivePeople(db, scope.workspaceId, [task.id])).get(task.id)!;
@@ -187,6 +220,15 @@ export async function loadTask(db: Db, { actor, scope }: { actor: Actor; scope: 
     defaults,
   );
   const iteration = await loadIteration(db, task.id, task.iterationNumber);
+  const teams = await presentTaskTeams(db, {
+    actor,
+    workspaceId: scope.workspaceId,
+    task,
+    mode: stage.reviewMode,
+    people,
+    iteration,
+    review: graph.reviews.get(task.stageId)!,
+  });
   const history = await db
     .select()
     .from(taskHistory)
@@ -198,11 +240,12 @@ export async function loadTask(db: Db, { actor, scope }: { actor: Actor; scope: 
     ...history.flatMap((h) => (h.actorId === null ? [] : [h.actorId])),
   ]);
   const ref = (id: number) => refs.get(id) ?? { id, name: '', username: '' };
-  const status = asStatus(task.status);
+  const status = task.status;
+  const rules = rulesOf(stage);
   return {
     id: task.id,
     unit: row.unit,
-    stage: { id: stage.id, name: stage.name, review_mode: stage.reviewMode },
+    stage: { id: stage.id, name: stage.name, review_mode: rules.reviewMode },
     pipeline: row.pipeline,
     project: row.project,
     status,
@@ -224,13 +267,26 @@ export async function loadTask(db: Db, { actor, scope }: { actor: Actor; scope: 
     history: history.map((h) => ({
       id: h.id,
       action: h.action,
-      from: h.fromStatus === null ? null : asStatus(h.fromStatus),
-      to: h.toStatus === null ? null : asStatus(h.toStatus),
+      from: h.fromStatus === null ? null : h.fromStatus,
+      to: h.toStatus === null ? null : h.toStatus,
       iteration: h.iteration,
       actor: h.actorId === null ? null : ref(h.actorId),
       comment: h.comment,
       created_at: h.createdAt.toISOString(),
     })),
     role: actor.role,
+    ...teams.dto,
+    abilities: taskAbilities({
+      role: actor.role,
+      actor: actor.userId,
+      assignees: people.assignees,
+      state: { status, reviewers: people.reviewers, iteration },
+      rules,
+      reviewRules: teams.reviewRules,
+      allowSelfReview: teams.dto.allow_self_review,
+      queueMember: teams.queueMember,
+      remindedAt: task.remindedAt,
+      now,
+    }),
   };
 }

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ZIdParams, ZReject, ZReview, ZTask, ZTaskList, ZTaskListQuery, ZTaskPatch } from '@stageline/shared';
 import type { Db } from '../../db';
 import { callerOf } from '../auth';
-import { actOnTask, patchTask } from './actions';
+import { actOnTask, patchTask, remindReviewers, takeTask } from './actions';
 import { listTasks } from './list';
 import { authorizeTask } from './policy';
 import { loadTask } from './read';
@@ -88,6 +88,38 @@ export const tasksRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
       async (request) => actOnTask(db, { userId: callerOf(request).id, taskId: request.params.id, command: { type } }),
     );
   }
+
+  app.post(
+    '/tasks/:id/take/',
+    {
+      ...signedIn,
+      schema: {
+        tags,
+        summary: "Take a task from a team queue: the caller becomes an assignee and the task leaves its teams' queues",
+        description: `${hidden} Only a member of one of the task's assignee teams (403); a done task: 409.`,
+        security: bearer,
+        params: ZIdParams,
+        response: { 200: ZTask },
+      },
+    },
+    async (request) => takeTask(db, { userId: callerOf(request).id, taskId: request.params.id }),
+  );
+
+  app.post(
+    '/tasks/:id/remind/',
+    {
+      ...signedIn,
+      schema: {
+        tags,
+        summary: 'Re-request review: remind the reviewers who have not reacted in the open round (an assignee)',
+        description: `${hidden} Not an assignee: 403; not in review: 409; at most once an hour per task: 429 with \`Retry-After\`.`,
+        security: bearer,
+        params: ZIdParams,
+        response: { 200: ZTask },
+      },
+    },
+    async (request) => remindReviewers(db, { userId: callerOf(request).id, taskId: request.params.id }),
+  );
 
   app.post(
     '/tasks/:id/accept/',

@@ -11,6 +11,13 @@ import type { Db } from '../../db';
 export { rowsOf } from '../../db';
 
 /** A moment passed from the server's clock, so SQL and JS agree on what "now" is. */
+/** `1, 2, 3` as bound parameters, for `in (…)` of the raw SQL here. */
+export const idList = (ids: readonly number[]) =>
+  sql.join(
+    ids.map((id) => sql`${id}`),
+    sql`, `,
+  );
+
 export const at = (now: Date) => sql`${now.toISOString()}::timestamptz`;
 
 /**
@@ -40,11 +47,29 @@ export const readySql = sql.raw(
 export function tasksOfPerson(which: 'assignees' | 'reviewers', userId: number): SQL {
   const defaults = which === 'assignees' ? 'stage_default_assignees' : 'stage_default_reviewers';
   const own = which === 'assignees' ? 'task_assignees' : 'task_reviewers';
+  // Teams and review rules: a reviewer team makes its members (but the assignees) reviewers.
+  const throughTeams = which === 'reviewers' ? sql` union all ${tasksReviewedThroughTeams(userId)}` : sql``;
   return sql`(select d_t.id from ${sql.raw(defaults)} d join tasks d_t on d_t.stage_id = d.stage_id
       where d.user_id = ${userId} and d_t.use_stage_defaults
     union all
     select o.task_id from ${sql.raw(own)} o join tasks o_t on o_t.id = o.task_id
-      where o.user_id = ${userId} and not o_t.use_stage_defaults)`;
+      where o.user_id = ${userId} and not o_t.use_stage_defaults${throughTeams})`;
+}
+
+/**
+ * Ids of the tasks `userId` reviews through a reviewer team (not as an assignee of the task): what
+ * "reviewer=me" adds to the person's own rows.
+ */
+export function tasksReviewedThroughTeams(userId: number): SQL {
+  return sql`(select d_t.id from team_members tm join stage_default_reviewer_teams d on d.team_id = tm.team_id
+      join tasks d_t on d_t.stage_id = d.stage_id
+      where tm.user_id = ${userId} and d_t.use_stage_defaults
+        and not exists (select 1 from stage_default_assignees a where a.stage_id = d_t.stage_id and a.user_id = ${userId})
+    union all
+    select o.task_id from team_members tm join task_reviewer_teams o on o.team_id = tm.team_id
+      join tasks o_t on o_t.id = o.task_id
+      where tm.user_id = ${userId} and not o_t.use_stage_defaults
+        and not exists (select 1 from task_assignees a where a.task_id = o_t.id and a.user_id = ${userId}))`;
 }
 
 /**

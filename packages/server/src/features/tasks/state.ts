@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
 import {
   applyTaskAction,
   TaskErrorMessages,
@@ -9,14 +9,14 @@ import {
   type TTaskErrorCode,
   type TTaskResult,
   type TTaskState,
-  type TTaskStatus,
 } from '@stageline/shared';
 import { schema, type Db } from '../../db';
 import { AppError } from '../../http/errors';
 import { rulesOf } from './create';
-import { rowsOf } from './sql';
+import { at, idList, rowsOf } from './sql';
+import { effectiveTeamRows, membersOfTeams, reviewRulesOf, teamNames, type StageReview } from './teams';
 
-const { tasks, stages, stageEdges, taskIterations, taskReactions, taskHistory, memberships } = schema;
+const { tasks, stages, taskIterations, memberships } = schema;
 
 export type TaskRow = typeof tasks.$inferSelect;
 
@@ -26,6 +26,11 @@ export type EngineTask = {
   state: TTaskState;
   ctx: TTaskContext;
   assignees: number[];
+  /** Teams and review rules: the task's people with their teams, and the stage's rules. */
+  people: EffectivePeople;
+  review: StageReview;
+  /** Names of the task's teams, by id (notifications name them). */
+  teamNames: Map<number, string>;
 };
 
 const httpCode = { 400: 'bad_request', 403: 'permission_denied', 409: 'conflict' } as const;
@@ -35,7 +40,17 @@ export function taskError(code: TTaskErrorCode): AppError {
   return new AppError(httpCode[TaskErrorStatus[code]], TaskErrorMessages[code], {}, {}, { rule: code });
 }
 
-const asStatus = (value: string) => value as TTaskStatus;
+/**
+ * A task's effective people. Teams and review rules: its effective teams, and `throughTeams`, the
+ * reviewers who are reviewers only through a reviewer team, with those teams' ids.
+ */
+export type EffectivePeople = {
+  assignees: number[];
+  reviewers: number[];
+  assigneeTeams: number[];
+  reviewerTeams: number[];
+  throughTeams: Map<number, number[]>;
+};
 
 /**
  * The effective assignees and reviewers of tasks (stage defaults while `use_stage_defaults`, else
@@ -45,17 +60,20 @@ export async function effectivePeople(
   db: Db,
   workspaceId: number,
   taskIds: number[],
-): Promise<Map<number, { assignees: number[]; reviewers: number[] }>> {
-  const result = new Map(taskIds.map((id) => [id, { assignees: [] as number[], reviewers: [] as number[] }]));
-  if (taskIds.length === 0) return result;
-  const ids = sql.join(
-    taskIds.map((id) => sql`${id}`),
-    sql`, `,
+): Promise<Map<number, EffectivePeople>> {
+  const result = new Map<number, EffectivePeople>(
+    taskIds.map((id) => [
+      id,
+      { assignees: [], reviewers: [], assigneeTeams: [], reviewerTeams: [], throughTeams: new Map() },
+    ]),
   );
-  const rows = await rowsOf<{ task_id: number; which: string; user_id: number }>(
+  if (taskIds.length === 0) return result;
+  const ids = idList(taskIds);
+  // People ('a', 'r': current members only) and teams ('ta', 'tr') in one statement.
+  const rows = await rowsOf<{ task_id: number; which: string; id: number }>(
     db,
     sql`
-    select p.task_id, p.which, p.user_id from (
+    select p.task_id, p.which, p.user_id as id from (
       select t.id as task_id, 'a' as which, d.user_id from tasks t join stage_default_assignees d on d.stage_id = t.stage_id
         where t.id in (${ids}) and t.use_stage_defaults
       union all
@@ -68,35 +86,63 @@ export async function effectivePeople(
       select t.id, 'r', o.user_id from tasks t join task_reviewers o on o.task_id = t.id
         where t.id in (${ids}) and not t.use_stage_defaults
     ) p join memberships m on m.user_id = p.user_id and m.workspace_id = ${workspaceId}
-    order by p.task_id, p.user_id`,
+    union all
+    select q.task_id, 't' || q.which, q.team_id from (${effectiveTeamRows(ids)}) q
+    order by 1, 3`,
   );
-  for (const row of rows) {
-    const entry = result.get(row.task_id)!;
-    (row.which === 'a' ? entry.assignees : entry.reviewers).push(row.user_id);
-  }
+  const lists = { a: 'assignees', r: 'reviewers', ta: 'assigneeTeams', tr: 'reviewerTeams' } as const;
+  for (const row of rows) result.get(row.task_id)![lists[row.which as keyof typeof lists]].push(row.id);
+  await addTeamReviewers(db, workspaceId, result);
   return result;
+}
+
+/**
+ * Teams and review rules (docs/review-rules.md): the effective teams of each task, and the members
+ * of its reviewer teams (but its assignees) added to its reviewers, remembering through which team.
+ */
+async function addTeamReviewers(db: Db, workspaceId: number, people: Map<number, EffectivePeople>): Promise<void> {
+  const members = await membersOfTeams(
+    db,
+    workspaceId,
+    [...people.values()].flatMap((t) => t.reviewerTeams),
+  );
+  for (const entry of people.values()) {
+    const { reviewerTeams } = entry;
+    const own = new Set(entry.reviewers);
+    for (const team of reviewerTeams) {
+      for (const userId of members.get(team) ?? []) {
+        if (entry.assignees.includes(userId) || own.has(userId)) continue;
+        entry.throughTeams.set(userId, [...(entry.throughTeams.get(userId) ?? []), team]);
+      }
+    }
+    entry.reviewers = [...own, ...entry.throughTeams.keys()].sort((a, b) => a - b);
+  }
 }
 
 /** The latest round of a task with its reactions in the order they came. */
 export async function loadIteration(db: Db, taskId: number, number: number): Promise<TIteration | null> {
   if (number === 0) return null;
+  // The round and its reactions in one statement.
   const [row] = await db
-    .select()
+    .select({
+      returnTo: taskIterations.returnTo,
+      closed: taskIterations.closed,
+      outcome: taskIterations.outcome,
+      reactions: sql<{ userId: number; verdict: string }[]>`coalesce((
+        select json_agg(json_build_object('userId', r.user_id, 'verdict', r.verdict) order by r.created_at, r.user_id)
+        from task_reactions r where r.task_id = task_iterations.task_id and r.iteration = task_iterations.number), '[]')`,
+    })
     .from(taskIterations)
     .where(and(eq(taskIterations.taskId, taskId), eq(taskIterations.number, number)));
   if (!row) return null;
-  const reactions = await db
-    .select({ userId: taskReactions.userId, verdict: taskReactions.verdict })
-    .from(taskReactions)
-    .where(and(eq(taskReactions.taskId, taskId), eq(taskReactions.iteration, number)))
-    .orderBy(asc(taskReactions.createdAt), asc(taskReactions.userId));
+  const { reactions } = row;
   return {
     number,
     acceptedBy: reactions.filter((r) => r.verdict === 'accept').map((r) => r.userId),
     rejectedBy: reactions.filter((r) => r.verdict === 'reject').map((r) => r.userId),
     returnTo: row.returnTo,
     closed: row.closed,
-    outcome: (row.outcome as TIteration['outcome']) ?? null,
+    outcome: row.outcome ?? null,
   };
 }
 
@@ -111,15 +157,7 @@ export async function lockTasks(tx: Db, unitId: number, taskIds: number[]): Prom
   const rows = await tx
     .select()
     .from(tasks)
-    .where(
-      and(
-        eq(tasks.unitId, unitId),
-        sql`${tasks.id} in (${sql.join(
-          taskIds.map((id) => sql`${id}`),
-          sql`, `,
-        )})`,
-      ),
-    )
+    .where(and(eq(tasks.unitId, unitId), sql`${tasks.id} in (${idList(taskIds)})`))
     .orderBy(asc(tasks.id))
     .for('update');
   return new Map(rows.map((row) => [row.id, row]));
@@ -127,24 +165,50 @@ export async function lockTasks(tx: Db, unitId: number, taskIds: number[]): Prom
 
 /** Builds `TTaskState` and `TTaskContext` of a locked task from the database. */
 export async function engineTask(tx: Db, row: TaskRow, workspaceId: number): Promise<EngineTask> {
-  const [stage] = await tx.select().from(stages).where(eq(stages.id, row.stageId));
-  if (!stage) throw new AppError('not_found');
-  const predecessors = await tx
-    .select({ id: stageEdges.sourceId })
-    .from(stageEdges)
-    .innerJoin(stages, and(eq(stages.id, stageEdges.sourceId), eq(stages.kind, 'stage')))
-    .where(eq(stageEdges.targetId, row.stageId))
-    .orderBy(asc(stageEdges.sourceId));
+  // The stage with its predecessor stages and its team rules, in one statement. Correlated subqueries
+  // name the outer table in the SQL text: Drizzle writes a one-table query's columns unqualified,
+  // which inside a subquery would mean the subquery's own columns.
+  const [found] = await tx
+    .select({
+      stage: stages,
+      predecessors: sql<number[]>`coalesce((
+        select json_agg(e.source_id order by e.source_id) from stage_edges e
+        join stages p on p.id = e.source_id and p.kind = 'stage' where e.target_id = stages.id), '[]')`,
+      teamRules: sql<StageReview['teamRules']>`coalesce((
+        select json_agg(json_build_object('team', r.team_id, 'required', r.required) order by r.team_id)
+        from stage_team_rules r where r.stage_id = stages.id), '[]')`,
+    })
+    .from(stages)
+    .where(eq(stages.id, row.stageId));
+  if (!found) throw new AppError('not_found');
+  const { stage, predecessors, teamRules } = found;
   const people = (await effectivePeople(tx, workspaceId, [row.id])).get(row.id)!;
+  const review: StageReview = {
+    requiredApprovals: stage.requiredApprovals,
+    allowSelfReview: stage.allowSelfReview,
+    teamRules,
+  };
   return {
     row,
     state: {
-      status: asStatus(row.status),
+      status: row.status,
       reviewers: people.reviewers,
       iteration: await loadIteration(tx, row.id, row.iterationNumber),
     },
-    ctx: { rules: rulesOf(stage), predecessors: predecessors.map((p) => p.id) },
+    ctx: {
+      rules: rulesOf(stage),
+      predecessors,
+      reviewRules: await reviewRulesOf(tx, workspaceId, review, people.assignees),
+    },
     assignees: people.assignees,
+    people,
+    review,
+    teamNames: new Map(
+      [...(await teamNames(tx, [...people.assigneeTeams, ...people.reviewerTeams])).values()].map((t) => [
+        t.id,
+        t.name,
+      ]),
+    ),
   };
 }
 
@@ -169,52 +233,43 @@ export async function persist(
   const prev = task.state.iteration;
   const next = result.state.iteration;
   const taskId = task.row.id;
+  const writes: SQL[] = [];
   if (result.state.status !== task.state.status || (next?.number ?? 0) !== task.row.iterationNumber) {
-    await tx
-      .update(tasks)
-      .set({ status: result.state.status, iterationNumber: next?.number ?? 0, updatedAt: now })
-      .where(eq(tasks.id, taskId));
+    writes.push(sql`update tasks set status = ${result.state.status}, iteration_number = ${next?.number ?? 0},
+      updated_at = ${at(now)} where id = ${taskId}`);
   }
   if (prev && !prev.closed && next && next.number !== prev.number) {
-    await tx
-      .update(taskIterations)
-      .set({ closed: true, outcome: 'overridden', closedAt: now })
-      .where(and(eq(taskIterations.taskId, taskId), eq(taskIterations.number, prev.number)));
+    writes.push(sql`update task_iterations set closed = true, outcome = 'overridden', closed_at = ${at(now)}
+      where task_id = ${taskId} and number = ${prev.number}`);
   }
   if (
     next &&
     (next.number !== prev?.number || next.closed !== prev.closed || next.returnTo.length !== prev.returnTo.length)
   ) {
-    const values = {
-      returnTo: next.returnTo,
-      closed: next.closed,
-      outcome: next.outcome,
-      closedAt: next.closed ? now : null,
-    };
-    await tx
-      .insert(taskIterations)
-      .values({ taskId, number: next.number, createdAt: now, ...values })
-      .onConflictDoUpdate({ target: [taskIterations.taskId, taskIterations.number], set: values });
+    writes.push(sql`insert into task_iterations (task_id, number, return_to, closed, outcome, created_at, closed_at)
+      values (${taskId}, ${next.number}, ${`{${next.returnTo.join(',')}}`}::integer[], ${next.closed}, ${next.outcome},
+        ${at(now)}, ${next.closed ? at(now) : null})
+      on conflict (task_id, number) do update set return_to = excluded.return_to, closed = excluded.closed,
+        outcome = excluded.outcome, closed_at = excluded.closed_at`);
   }
   if ((action.type === 'accept' || action.type === 'reject') && next) {
     // The primary key (task, round, reviewer) refuses a second reaction even if a race got past the engine.
-    await tx
-      .insert(taskReactions)
-      .values({ taskId, iteration: next.number, userId: action.actor, verdict: action.type, createdAt: now });
+    writes.push(sql`insert into task_reactions (task_id, iteration, user_id, verdict, created_at)
+      values (${taskId}, ${next.number}, ${action.actor}, ${action.type}, ${at(now)})`);
   }
   if (result.history.length > 0) {
-    await tx.insert(taskHistory).values(
-      result.history.map((entry) => ({
-        taskId,
-        action: entry.action,
-        fromStatus: entry.from,
-        toStatus: entry.to,
-        iteration: entry.iteration,
-        actorId: entry.actor ?? actorId,
-        comment: entry.comment ?? null,
-        createdAt: now,
-      })),
+    const rows = result.history.map(
+      (entry) => sql`(${taskId}, ${entry.action}, ${entry.from}, ${entry.to}, ${entry.iteration},
+        ${entry.actor ?? actorId}, ${entry.comment ?? null}, ${at(now)})`,
     );
+    writes.push(sql`insert into task_history (task_id, action, from_status, to_status, iteration, actor_id, comment, created_at)
+      values ${sql.join(rows, sql`, `)}`);
+  }
+  // One statement: each write touches other rows, and PostgreSQL runs every data-modifying WITH part.
+  const last = writes.pop();
+  if (last) {
+    const before = writes.map((write, i) => sql`${sql.raw(`w${i}`)} as (${write})`);
+    await tx.execute(before.length > 0 ? sql`with ${sql.join(before, sql`, `)} ${last}` : last);
   }
   task.state = result.state;
 }

@@ -36,7 +36,66 @@ async function inReview(mode: TReviewMode) {
   return { team, flow, unit, id };
 }
 
+describe('abilities sent with the task', () => {
+  test('each caller gets what they may do now, and the statuses their stage allows', async () => {
+    const s = await inReview('each_immediate');
+    const guest = await get(s.team.guest, s.id);
+    expect(guest.abilities).toEqual({
+      start: false,
+      submit: false,
+      review: true,
+      self_review: false,
+      reacted: false,
+      accept_outcome: 'wait',
+      statuses: [],
+      update: false,
+      take: false,
+      remind: false,
+    });
+    const member = await get(s.team.member, s.id);
+    expect(member.abilities).toMatchObject({
+      review: false,
+      statuses: ['todo', 'in_progress', 'review', 'edit', 'done'],
+    });
+    ok(await act(t, s.team.guest, s.id, 'accept'));
+    expect((await get(s.team.guest, s.id)).abilities).toMatchObject({ review: false, reacted: true });
+    expect((await get(s.team.admin, s.id)).abilities).toMatchObject({ review: true, accept_outcome: 'done' });
+
+    // A stage with To do switched off never offers it, and the server refuses it.
+    const team = await buildTeam(t);
+    const flow = await buildFlow(t, {
+      workspace: team.workspace,
+      stages: [{ todoEnabled: false }],
+      edges: [
+        ['root', 0],
+        [0, 'end'],
+      ],
+    });
+    const unit = await buildUnit(t, team.member, flow);
+    const id = taskAt(unit, flow, 0);
+    const task = await get(team.member, id);
+    expect(task.abilities).toMatchObject({
+      start: false,
+      submit: true,
+      statuses: ['in_progress', 'review', 'edit', 'done'],
+    });
+    const refused = await as(t, team.member)('PATCH', `/api/tasks/${id}/`, { status: 'todo' });
+    expect(refused.statusCode).toBe(409);
+  });
+});
+
 describe('review modes with two reviewers', () => {
+  test("a round shows its own task's reactions only, not those of another task's round of the same number", async () => {
+    const first = await inReview('each_wait');
+    const second = await inReview('each_wait');
+    ok(await act(t, first.team.guest, first.id, 'accept'));
+    expect((await get(first.team.member, first.id)).iteration).toMatchObject({
+      number: 1,
+      accepted_by: [first.team.guest.id],
+    });
+    expect((await get(second.team.member, second.id)).iteration).toMatchObject({ number: 1, accepted_by: [] });
+  });
+
   test('each_immediate: done once both accept; the first rejection sends to edit', async () => {
     const s = await inReview('each_immediate');
     const first = ok(await act(t, s.team.guest, s.id, 'accept', { comment: 'Fine by me' }));

@@ -1,8 +1,9 @@
+import { createHash } from 'node:crypto';
 import { sql, type SQL } from 'drizzle-orm';
-import type { TMatrixPage, ZMatrixQuery } from '@stageline/shared';
+import { WholeMatrixCellFields, type TMatrixPage, type ZMatrixQuery } from '@stageline/shared';
 import type { z } from 'zod';
 import type { Db } from '../../db';
-import { loadCells, loadGraph, overdueAt, rowsOf, tasksOfPerson } from '../tasks';
+import { effectiveDue, loadCells, loadGraph, overdueAt, rowsOf, tasksOfPerson, tasksOfTeam } from '../tasks';
 import { membershipOf } from '../workspaces';
 import { authorizePipelineUnits } from './policy';
 import { escapeLike } from './service';
@@ -20,7 +21,7 @@ const orders: Record<Query['sort'], SQL> = {
  * GET units/matrix/ (the unit list as a matrix): one page of a pipeline's units, each with its
  * status cells. Filters keep units having at least one task that matches: in `status`, with an
  * effective assignee (`me` or an id), overdue; `search` on the name. Cost does not grow with the
- * page: the graph (3 small queries), the page of units with the total (1 query, the filters as
+ * page: the graph (1 query), the page of units with the total (1 query, the filters as
  * semi-joins on the indexed task columns), and the cells of that page (1 query).
  */
 export async function matrixPage(db: Db, { userId, query }: { userId: number; query: Query }): Promise<TMatrixPage> {
@@ -41,6 +42,11 @@ export async function matrixPage(db: Db, { userId, query }: { userId: number; qu
     // Someone who is not a member of the workspace is nobody's effective assignee here.
     const member = person === userId || (await membershipOf(db, { userId: person, workspaceId })) !== undefined;
     where.push(member ? taskFilter(sql`t.id in ${tasksOfPerson('assignees', person)}`) : sql`false`);
+  }
+
+  if (query.assignee_team !== undefined) {
+    // A team of another workspace assigns nothing here.
+    where.push(taskFilter(sql`t.id in ${tasksOfTeam(query.assignee_team)} and s.pipeline_id = ${query.pipeline}`));
   }
 
   const page = await rowsOf<{ id: number; name: string; total: number }>(
@@ -69,4 +75,78 @@ export async function matrixPage(db: Db, { userId, query }: { userId: number; qu
     stages: graph.flow.map((id) => ({ id, name: names.get(id) ?? '' })),
     rows: page.map((u) => ({ unit: { id: u.id, name: u.name }, tasks: cells.get(u.id) ?? [] })),
   };
+}
+
+/** The whole matrix as the API sends it: its JSON text, built by the database, and its ETag. */
+export type WholeMatrixBody = { json: string; etag: string };
+
+/**
+ * GET units/matrix/whole/?pipeline=… (`ZWholeMatrix`, docs/architecture.md "Statements"): every unit
+ * of the pipeline with every cell, in one statement that builds the JSON in the database (no row
+ * objects in Node), positional and with field names once. The cells are the paged matrix's (`loadCells`)
+ * computed in SQL: readiness, the effective due date and overdue, and the effective assignees (the
+ * stage's defaults, members only, or the task's own). The ETag is the body's hash, so an unchanged
+ * matrix is a 304 and costs no transfer.
+ */
+export async function wholeMatrix(
+  db: Db,
+  { userId, pipelineId }: { userId: number; pipelineId: number },
+): Promise<WholeMatrixBody> {
+  const { workspaceId } = await authorizePipelineUnits(db, { userId, pipelineId });
+  const graph = await loadGraph(db, pipelineId, workspaceId);
+  const names = new Map(graph.nodes.map((n) => [n.id, n.name]));
+  const stages = graph.flow.map((id) => ({ id, name: names.get(id) ?? '' }));
+  // The stages' default assignees (members only), from the graph: one JSON object by stage id.
+  const defaults = Object.fromEntries([...graph.defaults].map(([id, d]) => [String(id), d.assignees]));
+  const flow = `{${graph.flow.join(',')}}`;
+  const now = new Date();
+  // Set-based, so the plan is a few hash joins over the pipeline's tasks rather than a probe per
+  // cell: the tasks with their effective due date and overdue (`t`, `s` as `effectiveDue` expects),
+  // the blocked ones (a predecessor's task not done: not ready), own assignees, file counts (the task's
+  // and its comments', as the paged matrix counts them), then one row per
+  // unit × stage in flow order (null where a unit has no task at a stage) folded into each unit.
+  const [row] = await rowsOf<{ units: string; count: number; people: string }>(
+    db,
+    sql`with f as (select stage_id, ord from unnest(${flow}::int[]) with ordinality as f(stage_id, ord)),
+      c as (
+        select t.id, t.unit_id, t.stage_id, t.status, t.use_stage_defaults,
+          ${effectiveDue} as due, coalesce(${overdueAt(now)}, false) as overdue
+        from tasks t join stages s on s.id = t.stage_id where s.pipeline_id = ${pipelineId}),
+      blocked as (
+        select distinct c.id from c join stage_edges e on e.target_id = c.stage_id
+        join c p on p.unit_id = c.unit_id and p.stage_id = e.source_id where p.status <> 'done'),
+      own as (
+        select a.task_id, jsonb_agg(a.user_id order by a.user_id) as ids from task_assignees a
+        join c on c.id = a.task_id and not c.use_stage_defaults
+        join memberships m on m.user_id = a.user_id and m.workspace_id = ${workspaceId}
+        group by a.task_id),
+      files as (
+        select x.task_id, count(*)::int as n from (
+          select f.task_id from attachments f join c on c.id = f.task_id where f.completed_at is not null
+          union all
+          select cm.task_id from attachments f join comments cm on cm.id = f.comment_id join c on c.id = cm.task_id
+          where f.completed_at is not null) x
+        group by x.task_id),
+      cells as (
+        select u.id, u.name, json_agg(case when c.id is null then null else json_build_array(
+            c.id, c.status, b.id is null, c.overdue,
+            to_char(c.due at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+            case when c.use_stage_defaults then coalesce(${JSON.stringify(defaults)}::jsonb -> c.stage_id::text, '[]'::jsonb)
+            else coalesce(own.ids, '[]'::jsonb) end, coalesce(n.n, 0)) end order by f.ord) filter (where f.ord is not null) as cells
+        from units u left join f on true
+        left join c on c.unit_id = u.id and c.stage_id = f.stage_id
+        left join blocked b on b.id = c.id
+        left join own on own.task_id = c.id
+        left join files n on n.task_id = c.id
+        where u.pipeline_id = ${pipelineId}
+        group by u.id, u.name)
+      select coalesce((select json_agg(json_build_array(id, name, coalesce(cells, '[]'::json)) order by name, id) from cells)::text, '[]') as units,
+        (select count(*)::int from units where pipeline_id = ${pipelineId}) as count,
+        (select coalesce(json_agg(json_build_array(p.id, p.username, p.first_name, p.last_name) order by p.id)::text, '[]')
+          from memberships m join users p on p.id = m.user_id where m.workspace_id = ${workspaceId}) as people`,
+  );
+  const json =
+    `{"pipeline":${pipelineId},"count":${Number(row?.count ?? 0)},"stages":${JSON.stringify(stages)},` +
+    `"cell":${JSON.stringify(WholeMatrixCellFields)},"people":${row?.people ?? '[]'},"units":${row?.units ?? '[]'}}`;
+  return { json, etag: `"${createHash('sha1').update(json).digest('base64url')}"` };
 }

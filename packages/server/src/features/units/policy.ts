@@ -3,9 +3,9 @@ import type { TAction } from '@stageline/shared';
 import { schema, type Db } from '../../db';
 import { AppError } from '../../http/errors';
 import { authorizeProject, type ProjectRow } from '../projects';
-import { authorizeIn, type Actor } from '../workspaces';
+import { authorize, authorizeIn, type Actor } from '../workspaces';
 
-const { units, pipelines, projects } = schema;
+const { units, pipelines, projects, memberships } = schema;
 
 export type UnitRow = typeof units.$inferSelect;
 
@@ -47,12 +47,16 @@ export async function authorizePipelineUnits(
   db: Db,
   { userId, pipelineId }: { userId: number; pipelineId: number },
 ): Promise<{ actor: Actor; workspaceId: number; projectId: number }> {
+  // The pipeline's place and the caller's role in its workspace, in one statement.
   const [row] = await db
-    .select({ workspaceId: projects.workspaceId, projectId: projects.id })
+    .select({ workspaceId: projects.workspaceId, projectId: projects.id, role: memberships.role })
     .from(pipelines)
     .innerJoin(projects, eq(projects.id, pipelines.projectId))
+    .innerJoin(memberships, and(eq(memberships.workspaceId, projects.workspaceId), eq(memberships.userId, userId)))
     .where(eq(pipelines.id, pipelineId));
   if (!row) throw new AppError('not_found');
-  const actor = await authorizeIn(db, { userId, workspaceId: row.workspaceId, resource: 'unit', action: 'view' });
-  return { actor, ...row };
+  const { role, ...place } = row;
+  const actor: Actor = { userId, workspaceId: place.workspaceId, role };
+  authorize(actor, 'unit', 'view');
+  return { actor, ...place };
 }

@@ -11,10 +11,13 @@ import {
   ZUnitList,
   ZUnitListQuery,
   ZUnitPatch,
+  ZWholeMatrix,
+  ZWholeMatrixQuery,
+  type TWholeMatrix,
 } from '@stageline/shared';
 import type { Db } from '../../db';
 import { callerOf } from '../auth';
-import { matrixPage } from './matrix';
+import { matrixPage, wholeMatrix } from './matrix';
 import { createUnit, createUnitsBatch, deleteUnit, getUnit, listUnits, updateUnit } from './service';
 
 const bearer = [{ bearer: [] }];
@@ -89,6 +92,37 @@ export const unitsRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
       },
     },
     async (request) => matrixPage(db, { userId: callerOf(request).id, query: request.query }),
+  );
+
+  app.get(
+    '/units/matrix/whole/',
+    {
+      ...signedIn,
+      schema: {
+        tags,
+        summary: "A pipeline's whole unit × stage matrix in one compact answer",
+        description:
+          `${forbidden} Positional: stages once in flow order, each unit as [id, name, cells], each cell as the ` +
+          '`cell` field list says, people once. Compressed when the client accepts it; an ETag makes an ' +
+          'unchanged matrix a 304 (send If-None-Match).',
+        security: bearer,
+        querystring: ZWholeMatrixQuery,
+        response: { 200: ZWholeMatrix, 304: z.null().describe('Not modified') },
+      },
+      // The database built the JSON text; checking and re-serializing 200,000 cells would cost more than
+      // the query (the shape is tested against ZWholeMatrix).
+      serializerCompiler: () => (data) => (typeof data === 'string' ? data : JSON.stringify(data)),
+    },
+    async (request, reply) => {
+      const { json, etag } = await wholeMatrix(db, {
+        userId: callerOf(request).id,
+        pipelineId: request.query.pipeline,
+      });
+      void reply.header('etag', etag).header('cache-control', 'private, no-cache');
+      if (request.headers['if-none-match'] === etag) return reply.code(304).send(null);
+      // Already `ZWholeMatrix` as JSON text (the serializer above passes text through).
+      return reply.type('application/json; charset=utf-8').send(json as unknown as TWholeMatrix);
+    },
   );
 
   app.get(

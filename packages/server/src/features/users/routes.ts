@@ -7,6 +7,7 @@ import {
   ZDetail,
   ZEmailChange,
   ZEmailConfirm,
+  ZEmailConfirmed,
   ZIdParams,
   ZMe,
   ZMessage,
@@ -121,12 +122,16 @@ export const usersRoutes: FastifyPluginAsyncZod<{ ctx: AuthContext }> = async (a
         summary: 'Apply an e-mail change from the link sent to the new address (/change_email?token=…)',
         security: bearer,
         body: ZEmailConfirm,
-        response: { 200: ZDetail },
+        response: { 200: ZEmailConfirmed },
       },
     },
     async (request) => {
-      await confirmEmailChange(ctx, { actor: callerOf(request), token: request.body.token });
-      return { detail: request.t('E-mail changed') };
+      const status = await confirmEmailChange(ctx, { actor: callerOf(request), token: request.body.token });
+      return {
+        status,
+        detail:
+          status === 'changed' ? request.t('E-mail changed') : request.t('This e-mail change is already confirmed.'),
+      };
     },
   );
 

@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import type { TMe, TUserPatch } from '@stageline/shared';
 import { schema } from '../../db';
 import { AppError, FieldError } from '../../http/errors';
@@ -130,8 +130,16 @@ export async function requestEmailChange(
   return 'sent';
 }
 
-/** POST users/me/email/confirm/: the link of the new mailbox applies the change (single use). */
-export async function confirmEmailChange(ctx: AuthContext, { actor, token }: { actor: AuthUser; token: string }) {
+/**
+ * POST users/me/email/confirm/: the link of the new mailbox applies the change (single use). A link
+ * opened again after it applied the change answers 'already_confirmed' rather than a failure
+ * (issue 19): the account's address is already the link's. A link spent otherwise (replaced by a
+ * newer request) or expired stays invalid.
+ */
+export async function confirmEmailChange(
+  ctx: AuthContext,
+  { actor, token }: { actor: AuthUser; token: string },
+): Promise<'changed' | 'already_confirmed'> {
   const now = new Date();
   const [row] = await ctx.db
     .select()
@@ -140,27 +148,43 @@ export async function confirmEmailChange(ctx: AuthContext, { actor, token }: { a
       and(
         eq(schema.emailChangeTokens.tokenHash, hashSecret(ctx.keys, token)),
         eq(schema.emailChangeTokens.userId, actor.id),
-        isNull(schema.emailChangeTokens.usedAt),
-        gt(schema.emailChangeTokens.expiresAt, now),
       ),
     );
   if (!row) throw new AppError('invalid_token');
+  if (row.usedAt) {
+    const user = await loadUser(ctx, actor.id);
+    if (user.email.toLowerCase() === row.newEmail.toLowerCase()) return 'already_confirmed';
+    throw new AppError('invalid_token');
+  }
+  if (row.expiresAt <= now) throw new AppError('invalid_token');
   await assertAvailable(ctx.db, { email: row.newEmail, exceptUserId: actor.id });
-  const spent = await ctx.db
-    .update(schema.emailChangeTokens)
-    .set({ usedAt: now })
-    .where(and(eq(schema.emailChangeTokens.id, row.id), isNull(schema.emailChangeTokens.usedAt)))
-    .returning({ id: schema.emailChangeTokens.id });
-  if (spent.length === 0) throw new AppError('invalid_token');
+  // One transaction: a second request racing this one waits on the token's row and then finds it
+  // spent with the address already changed, so it answers 'already_confirmed' too.
+  let spent: boolean;
   try {
-    await ctx.db
-      .update(schema.users)
-      .set({ email: row.newEmail, emailVerified: true, updatedAt: now })
-      .where(eq(schema.users.id, actor.id));
+    spent = await ctx.db.transaction(async (tx) => {
+      const rows = await tx
+        .update(schema.emailChangeTokens)
+        .set({ usedAt: now })
+        .where(and(eq(schema.emailChangeTokens.id, row.id), isNull(schema.emailChangeTokens.usedAt)))
+        .returning({ id: schema.emailChangeTokens.id });
+      if (rows.length === 0) return false;
+      await tx
+        .update(schema.users)
+        .set({ email: row.newEmail, emailVerified: true, updatedAt: now })
+        .where(eq(schema.users.id, actor.id));
+      return true;
+    });
   } catch (error) {
     if (isUniqueViolation(error)) await assertAvailable(ctx.db, { email: row.newEmail, exceptUserId: actor.id });
     throw error;
   }
+  if (!spent) {
+    const user = await loadUser(ctx, actor.id);
+    if (user.email.toLowerCase() === row.newEmail.toLowerCase()) return 'already_confirmed';
+    throw new AppError('invalid_token');
+  }
+  return 'changed';
 }
 
 /** POST users/me/two_factor/: turns 2FA on or off, confirmed by an e-mailed code. */

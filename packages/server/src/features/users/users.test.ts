@@ -251,12 +251,51 @@ describe('e-mail change', () => {
 
     const confirmed = await call('POST', '/api/users/me/email/confirm/', account.tokens, { token });
     expect(confirmed.statusCode).toBe(200);
-    expect(confirmed.json()).toEqual({ detail: 'E-mail changed' });
+    expect(confirmed.json()).toEqual({ detail: 'E-mail changed', status: 'changed' });
     expect((await call('GET', '/api/users/me/', account.tokens)).json()).toMatchObject({ email: newEmail });
     expect((await login(t.app, newEmail)).json()).toEqual({ ephemeral_token: expect.any(String) as unknown });
 
+    // Opened again (a second tab, a reload): it says so, never 'Invalid token' after a success.
     const again = await call('POST', '/api/users/me/email/confirm/', account.tokens, { token });
-    expect(again.statusCode).toBe(400);
+    expect(again.statusCode).toBe(200);
+    expect(again.json()).toEqual({ detail: 'This e-mail change is already confirmed.', status: 'already_confirmed' });
+  });
+
+  test('two confirms at once: one changes, the other says already confirmed', async () => {
+    const account = await withTwoFactor();
+    const newEmail = `both-${account.user.email}`;
+    const code = await codeFor(account, 'email_change');
+    await call('POST', '/api/users/me/email/', account.tokens, { email: newEmail, code });
+    const mail = await mailbox.waitFor(newEmail);
+    const token = new URL(/http:\/\/\S+\/change_email\?\S+/.exec(mail.text)![0]).searchParams.get('token')!;
+    const answers = await Promise.all([
+      call('POST', '/api/users/me/email/confirm/', account.tokens, { token }),
+      call('POST', '/api/users/me/email/confirm/', account.tokens, { token }),
+    ]);
+    expect(answers.map((answer) => answer.statusCode)).toEqual([200, 200]);
+    expect(answers.map((answer) => answer.json<{ status: string }>().status).sort()).toEqual([
+      'already_confirmed',
+      'changed',
+    ]);
+  });
+
+  test('a link replaced by a newer request stays invalid', async () => {
+    const account = await withTwoFactor();
+    const first = `first-${account.user.email}`;
+    await call('POST', '/api/users/me/email/', account.tokens, {
+      email: first,
+      code: await codeFor(account, 'email_change'),
+    });
+    const mail = await mailbox.waitFor(first);
+    const token = new URL(/http:\/\/\S+\/change_email\?\S+/.exec(mail.text)![0]).searchParams.get('token')!;
+    const second = `second-${account.user.email}`;
+    await call('POST', '/api/users/me/email/', account.tokens, {
+      email: second,
+      code: await codeFor(account, 'email_change'),
+    });
+    const stale = await call('POST', '/api/users/me/email/confirm/', account.tokens, { token });
+    expect(stale.statusCode).toBe(400);
+    expect(stale.json()).toEqual({ detail: 'Invalid token', code: 'invalid_token' });
   });
 });
 

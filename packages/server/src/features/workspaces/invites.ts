@@ -2,7 +2,6 @@
 import { and, asc, eq, isNull, or, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import {
-  AssignableRoles,
   isLanguage,
   Limits,
   personName,
@@ -31,8 +30,6 @@ import { getWorkspace } from './service';
 const { invites, inviteLinks, memberships, users, workspaces } = schema;
 type InviteRow = typeof invites.$inferSelect;
 type LinkRow = typeof inviteLinks.$inferSelect;
-
-const asAssignable = (value: string): TAssignableRole => AssignableRoles.find((r) => r === value) ?? 'guest';
 
 const looksLikeEmail = (value: string) => value.includes('@');
 
@@ -65,7 +62,7 @@ async function mailInvite(
       kind: 'workspace_invite',
       workspace: workspace?.name ?? '',
       inviter: personName(inviter),
-      role: asAssignable(invite.role),
+      role: invite.role,
       link: `${origin}/p/${token}`,
     },
     { name: invitee ? personName(invitee) : to, language: language ?? 'en' },
@@ -233,7 +230,7 @@ export async function myInvites(db: Db, userId: number): Promise<TPendingInvite[
   return rows.map((row) => ({
     id: row.id,
     workspace: row.workspace,
-    role: asAssignable(row.role),
+    role: row.role,
     inviter_name: row.inviter ? personName(row.inviter) : null,
     created_at: row.createdAt.toISOString(),
   }));
@@ -292,7 +289,7 @@ export async function previewInvite(ctx: AuthContext, { userId, key }: { userId:
   const inviter = inviterId ? await findUserById(ctx.db, inviterId) : undefined;
   return {
     workspace,
-    role: asAssignable(resolved.kind === 'link' ? resolved.link.role : resolved.invite.role),
+    role: resolved.kind === 'link' ? resolved.link.role : resolved.invite.role,
     inviter_name: inviter ? personName(inviter) : null,
     member: (await membershipOf(ctx.db, { userId, workspaceId })) !== undefined,
   };
@@ -367,7 +364,7 @@ export async function declineInvite(ctx: AuthContext, { userId, key }: { userId:
   if (declined.length === 0) throw new AppError('not_found');
 }
 
-const presentLink = (link: LinkRow) => ({ token: link.token, role: asAssignable(link.role) });
+const presentLink = (link: LinkRow) => ({ token: link.token, role: link.role });
 
 /** GET workspaces/{id}/link/ (Admin and above): the active invite link, or 404. */
 export async function getLink(db: Db, { userId, workspaceId }: { userId: number; workspaceId: number }) {

@@ -1,4 +1,12 @@
-import { personName, type TAssignableRole, type TRole, type TWorkspace, type TWorkspaceUser } from '@stageline/shared';
+import {
+  memberAbilities,
+  personName,
+  workspaceAbilities,
+  type TAssignableRole,
+  type TRole,
+  type TWorkspace,
+  type TWorkspaceUser,
+} from '@stageline/shared';
 
 export type WorkspaceRow = {
   id: number;
@@ -10,7 +18,7 @@ export type WorkspaceRow = {
   owner: { id: number; firstName: string; lastName: string; username: string };
 };
 
-/** A workspace as its member sees it, with the caller's role (the client derives abilities from it). */
+/** A workspace as its member sees it, with the caller's role and what it may do (`workspaceAbilities`). */
 export function presentWorkspace(row: WorkspaceRow): TWorkspace {
   return {
     id: row.id,
@@ -18,6 +26,7 @@ export function presentWorkspace(row: WorkspaceRow): TWorkspace {
     description: row.description,
     owner: { id: row.owner.id, name: personName(row.owner), username: row.owner.username },
     role: row.role,
+    abilities: workspaceAbilities(row.role),
     members_count: row.membersCount,
     created_at: row.createdAt.toISOString(),
   };
@@ -28,7 +37,7 @@ type Person = { id: number; firstName: string; lastName: string; username: strin
 /** A member of the team table. E-mails are shown to those who manage the team only. */
 export function presentMember(
   row: { role: TRole; invitedBy: string | null; user: Person; inviter: Person | null },
-  { showEmail }: { showEmail: boolean },
+  { showEmail, actorRole }: { showEmail: boolean; actorRole: TRole },
 ): TWorkspaceUser {
   return {
     user_id: row.user.id,
@@ -40,6 +49,7 @@ export function presentMember(
     status: 'accepted',
     inviter_name: row.inviter ? personName(row.inviter) : null,
     invited_by: row.invitedBy === 'link' || row.invitedBy === 'user' ? row.invitedBy : null,
+    abilities: memberAbilities(actorRole, row.role),
   };
 }
 
@@ -77,5 +87,6 @@ export function presentPendingInvite(
     status: 'pending',
     inviter_name: row.inviter ? personName(row.inviter) : null,
     invited_by: 'user',
+    abilities: { change_role: false, remove: false },
   };
 }

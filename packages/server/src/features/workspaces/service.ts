@@ -1,14 +1,11 @@
 import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import {
-  AssignableRoles,
   checkRemoval,
   checkRoleChange,
   personName,
-  Roles,
   type TAssignableRole,
   type TBulkResult,
-  type TRole,
   type TWorkspace,
   type TWorkspaceCreate,
   type TWorkspaceUser,
@@ -21,9 +18,6 @@ import { actorIn, authorizeIn } from './policy';
 import { presentMember, presentPendingInvite, presentWorkspace } from './presenter';
 
 const { workspaces, memberships, users, invites } = schema;
-
-const asRole = (value: string): TRole => Roles.find((r) => r === value) ?? 'guest';
-const asAssignable = (value: string): TAssignableRole => AssignableRoles.find((r) => r === value) ?? 'guest';
 
 const owners = alias(users, 'owner');
 
@@ -44,9 +38,7 @@ async function selectWorkspaces(db: Db, { userId, workspaceId }: { userId: numbe
     .innerJoin(owners, eq(owners.id, workspaces.ownerId))
     .where(workspaceId === undefined ? undefined : eq(workspaces.id, workspaceId))
     .orderBy(asc(sql`lower(${workspaces.name})`), asc(workspaces.id));
-  return rows.map((row) =>
-    presentWorkspace({ ...row, role: asRole(row.role), membersCount: Number(row.membersCount) }),
-  );
+  return rows.map((row) => presentWorkspace({ ...row, role: row.role, membersCount: Number(row.membersCount) }));
 }
 
 /** One workspace as `userId` sees it; 404 when they are not in it. */
@@ -153,8 +145,8 @@ export async function listTeam(
     .where(and(eq(invites.workspaceId, workspaceId), eq(invites.status, 'pending')))
     .orderBy(asc(invites.createdAt), asc(invites.id));
   return [
-    ...members.map((row) => presentMember({ ...row, role: asRole(row.role) }, { showEmail })),
-    ...pending.map((row) => presentPendingInvite({ ...row, role: asAssignable(row.role) }, { showEmail })),
+    ...members.map((row) => presentMember({ ...row, role: row.role }, { showEmail, actorRole: actor.role })),
+    ...pending.map((row) => presentPendingInvite({ ...row, role: row.role }, { showEmail })),
   ];
 }
 

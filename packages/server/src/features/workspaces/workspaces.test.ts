@@ -36,6 +36,9 @@ describe('workspaces', () => {
       members_count: 1,
       owner: { id: user.id, name: 'Ann', username: user.username },
     });
+    // What the owner may do travels with the workspace: everything but leave.
+    expect(workspace.abilities).toMatchObject({ update: true, invite: true, delete: true, leave: false });
+    expect(workspace.abilities.projects).toEqual({ create: true, update: true, delete: true });
 
     const list = await api('GET', '/api/workspaces/');
     expect(list.json<TWorkspace[]>().map((w) => [w.id, w.role])).toEqual([[workspace.id, 'owner']]);
@@ -142,8 +145,16 @@ describe('team', () => {
       invite_id: null,
     });
     expect(asAdmin[3]).toMatchObject({ invited_by: 'user', inviter_name: team.admin.username, user_id: team.guest.id });
+    // What the caller may do to each member: an admin manages all but the owner; a guest nobody.
+    expect(asAdmin.map((u) => [u.role, u.abilities])).toEqual([
+      ['owner', { change_role: false, remove: false }],
+      ['admin', { change_role: true, remove: true }],
+      ['member', { change_role: true, remove: true }],
+      ['guest', { change_role: true, remove: true }],
+    ]);
     const asGuest = (await as(t, team.guest)('GET', url)).json<TWorkspaceUser[]>();
     expect(asGuest.every((u) => u.email === null)).toBe(true);
+    expect(asGuest.every((u) => !u.abilities.change_role && !u.abilities.remove)).toBe(true);
     expect((await as(t, team.outsider)('GET', url)).statusCode).toBe(404);
     expect((await as(t, null)('GET', url)).statusCode).toBe(401);
   });

@@ -6,6 +6,7 @@ import { initI18n } from '../../shared/i18n';
 import { useShellStore } from '../../shared/lib/shell-store';
 import { Providers } from '../providers';
 import { routes } from '../routing/routes';
+import { servedMe } from '../../../test/served';
 
 /** Screens are lazy chunks: the first transform of a chunk can take longer than the default 1 s. */
 const lazy = { timeout: 10_000 };
@@ -24,22 +25,7 @@ beforeAll(async () => {
   await initI18n().changeLanguage('en');
 });
 
-const me = {
-  id: 1,
-  username: 'ada',
-  email: 'ada@example.com',
-  first_name: 'Ada',
-  last_name: 'Lovelace',
-  language: 'en',
-  two_factor: false,
-  recent_workspace: null,
-  avatar: null,
-  workspaces: [],
-  has_password: true,
-  oauth_accounts: [],
-  notify_browser: false,
-  email_frequency: 'daily',
-};
+const me = servedMe({ last_name: 'Lovelace' });
 
 const fetchMock = vi.fn(async (input: RequestInfo | URL) => {
   const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;

@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { TTask, TUnit } from '@stageline/shared';
 import { json, lazy, renderAt, serve, setupAppHarness, type TRoute } from '../../../test/app-harness';
+import { sampleTask } from '../../../test/served';
 
 setupAppHarness();
 
@@ -17,24 +18,10 @@ const unit: TUnit = {
 };
 
 /** Its task 50 at stage Compositing. */
-const task: TTask = {
-  id: 50,
-  unit: { id: 3, name: 'Shot 1' },
-  stage: { id: 12, name: 'Compositing', review_mode: 'each_immediate' },
-  pipeline: { id: 7, name: 'Animation' },
-  project: { id: 5, name: 'Shorts', workspace: 7 },
+const task: TTask = sampleTask({
   status: 'todo',
-  ready: true,
-  overdue: false,
-  assignees: [],
-  reviewers: [],
-  due_date: null,
-  use_stage_defaults: true,
   iteration: { number: 0, accepted_by: [], rejected_by: [], closed: false, outcome: null },
-  predecessors: [],
-  history: [],
-  role: 'member',
-};
+});
 
 const records: TRoute = ({ method, url }) => {
   if (method === 'GET' && url === '/api/units/3/') return json(200, unit);

@@ -17,9 +17,9 @@ function serveSingleUseLink() {
   let used = false;
   serve('owner', ({ method, url }) => {
     if (method !== 'POST' || url !== confirmUrl) return undefined;
-    if (used) return json(400, { detail: 'Invalid token', code: 'invalid_token' });
+    if (used) return json(200, { detail: 'This e-mail change is already confirmed.', status: 'already_confirmed' });
     used = true;
-    return json(200, { detail: 'E-mail changed' });
+    return json(200, { detail: 'E-mail changed', status: 'changed' });
   });
 }
 
@@ -46,6 +46,18 @@ describe('/change_email', () => {
     expect(screen.getByTestId('change-email-done')).toBeInTheDocument();
     expect(screen.queryByTestId('change-email-invalid')).toBeNull();
     expect(sent('POST', confirmUrl)).toEqual([{ method: 'POST', url: confirmUrl, body: { token: 'abc' } }]);
+  });
+
+  it('says a link opened again is already confirmed, not invalid', async () => {
+    serve('owner', ({ method, url }) =>
+      method === 'POST' && url === confirmUrl
+        ? json(200, { detail: 'This e-mail change is already confirmed.', status: 'already_confirmed' })
+        : undefined,
+    );
+    renderStrictAt(`${paths.changeEmail()}?token=opened-before`);
+    expect(await screen.findByTestId('change-email-already', {}, lazy)).toHaveTextContent('E-mail already confirmed');
+    expect(screen.queryByTestId('change-email-invalid')).toBeNull();
+    expect(screen.queryByTestId('change-email-done')).toBeNull();
   });
 
   it('says a spent link is invalid', async () => {

@@ -12,7 +12,7 @@ afterEach(async () => {
 
 /** What a newcomer meets first (issue 19 item 8). */
 describe('the public header', () => {
-  it.each(['/docs', '/change_email?token=abc', '/i/abc'])(
+  it.each(['/docs', '/change_email?token=first-steps', '/i/abc'])(
     'offers the app, not Log in, to a signed-in user on %s',
     async (path) => {
       serve('member');

@@ -26,12 +26,14 @@ export function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
 }
 
 /**
- * A React Router `lazy` loader for a screen module's default export. A chunk that fails or takes
- * longer than 120 s throws, and the route error screen offers a reload.
+ * A React Router `lazy` loader for a component its chunk exports (layouts are named exports). A
+ * chunk that fails or takes longer than 120 s throws, and the route error screen offers a reload.
  */
+export function lazyComponent(load: () => Promise<ComponentType>) {
+  return async () => ({ Component: await withTimeout(load(), ClientConstants.chunkLoadTimeoutMs) });
+}
+
+/** A React Router `lazy` loader for a screen module's default export (see `lazyComponent`). */
 export function lazyScreen(load: () => Promise<{ default: ComponentType }>) {
-  return async () => {
-    const module = await withTimeout(load(), ClientConstants.chunkLoadTimeoutMs);
-    return { Component: module.default };
-  };
+  return lazyComponent(async () => (await load()).default);
 }

@@ -6,6 +6,7 @@ import { i18n, initI18n } from '../../shared/i18n';
 import { useShellStore } from '../../shared/lib/shell-store';
 import { Providers } from '../providers';
 import { routes } from './routes';
+import { servedMe } from '../../../test/served';
 
 /** Screens are lazy chunks: the first transform of a chunk can take longer than the default 1 s. */
 const lazy = { timeout: 10_000 };
@@ -16,22 +17,7 @@ type TRoute = (call: TCall) => Response | undefined;
 const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 
-const me = {
-  id: 1,
-  username: 'ada',
-  email: 'ada@example.com',
-  first_name: 'Ada',
-  last_name: '',
-  language: 'ru',
-  two_factor: true,
-  recent_workspace: null,
-  avatar: null,
-  workspaces: [],
-  has_password: true,
-  oauth_accounts: [],
-  notify_browser: false,
-  email_frequency: 'daily',
-};
+const me = servedMe({ language: 'ru', two_factor: true });
 
 let calls: TCall[];
 

@@ -5,20 +5,21 @@ import { PipelineCrumb } from '../../features/pipelines/crud';
 import { ProjectCrumb } from '../../features/projects';
 import { TaskCrumbs } from '../../features/tasks';
 import { UnitCrumbs } from '../../features/units';
-import { AppLayout } from '../layouts/app-layout';
-import { AuthLayout } from '../layouts/auth-layout';
-import { PublicCardPage, PublicLayout } from '../layouts/public-layout';
 import { RootLayout } from '../layouts/root-layout';
 import { NotFoundScreen } from '../screens/not-found-screen';
 import { BootLoader } from '../screens/boot-loader';
 import { RouteErrorScreen } from '../screens/route-error-screen';
 import type { TRouteHandle } from './crumbs';
-import { lazyScreen } from './lazy-screen';
+import { lazyComponent, lazyScreen } from './lazy-screen';
 
 /** The last crumb of edit screens: a noun where the language has one ('Edit_screen'), not the button's verb. */
 const edit: TRouteHandle = { crumb: (_params, t) => ({ label: t('Edit', { context: 'screen' }) }) };
 
-/** Every route of docs/rules.md §Web; each screen is a lazily loaded chunk. */
+/**
+ * Every route of docs/rules.md §Web. Each screen and each layout but the root is a lazily loaded
+ * chunk, fetched side by side when a URL matches, so /login does not load the app's shell
+ * (docs/decisions.md, "Web speed").
+ */
 export const routes: RouteObject[] = [
   {
     path: '/',
@@ -28,7 +29,7 @@ export const routes: RouteObject[] = [
     children: [
       { path: 'logout', lazy: lazyScreen(() => import('../../features/auth/routes/logout')) },
       {
-        element: <PublicLayout />,
+        lazy: lazyComponent(async () => (await import('../layouts/public-layout')).PublicLayout),
         children: [
           { index: true, lazy: lazyScreen(() => import('../../features/public/routes/landing')) },
           { path: 'docs', lazy: lazyScreen(() => import('../../features/public/routes/docs')) },
@@ -36,7 +37,7 @@ export const routes: RouteObject[] = [
           { path: 'versions', lazy: lazyScreen(() => import('../../features/public/routes/versions')) },
           { path: 'dev/outbox', lazy: lazyScreen(() => import('../../features/mail/routes/dev-outbox')) },
           {
-            element: <PublicCardPage />,
+            lazy: lazyComponent(async () => (await import('../layouts/public-layout')).PublicCardPage),
             children: [
               {
                 path: 'unsubscribe/:token',
@@ -56,7 +57,7 @@ export const routes: RouteObject[] = [
         ],
       },
       {
-        element: <AuthLayout />,
+        lazy: lazyComponent(async () => (await import('../layouts/auth-layout')).AuthLayout),
         children: [
           { path: 'login', lazy: lazyScreen(() => import('../../features/auth/routes/login')) },
           { path: 'register', lazy: lazyScreen(() => import('../../features/auth/routes/register')) },
@@ -70,7 +71,7 @@ export const routes: RouteObject[] = [
       { path: 'app/quickstart', lazy: lazyScreen(() => import('../../features/onboarding/routes/quickstart')) },
       {
         path: 'app',
-        element: <AppLayout />,
+        lazy: lazyComponent(async () => (await import('../layouts/app-layout')).AppLayout),
         children: [
           { index: true, lazy: lazyScreen(() => import('../../features/dashboard/routes/dashboard')) },
           { path: 'workspaces', lazy: lazyScreen(() => import('../../features/workspaces/routes/workspace-list')) },
@@ -111,7 +112,7 @@ export const routes: RouteObject[] = [
               }),
             } satisfies TRouteHandle,
             children: [
-              { index: true, lazy: lazyScreen(() => import('../../features/projects/routes/project')) },
+              { index: true, lazy: lazyScreen(() => import('./project-screen')) },
               {
                 path: 'edit',
                 handle: edit,

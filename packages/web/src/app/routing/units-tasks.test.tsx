@@ -3,34 +3,29 @@ import { describe, expect, it, vi } from 'vitest';
 import type { TMatrixPage, TTask, TTaskListItem } from '@stageline/shared';
 
 import { lazy, json, calls, serve, renderAt, sent, setupAppHarness, type TRoute } from '../../../test/app-harness';
+import { sampleTask } from '../../../test/served';
 
 setupAppHarness();
 
 const person = (id: number, name: string) => ({ id, name, username: name.toLowerCase() });
 
 /** Task 50 of unit 3 at stage 12 (after stages 10 and 11), awaiting review by Ada (me, id 1). */
-const task = (over: Partial<TTask> = {}): TTask => ({
-  id: 50,
-  unit: { id: 3, name: 'Shot 1' },
-  stage: { id: 12, name: 'Compositing', review_mode: 'each_immediate' },
-  pipeline: { id: 7, name: 'Animation' },
-  project: { id: 5, name: 'Shorts', workspace: 7 },
-  status: 'review',
-  ready: true,
-  overdue: false,
-  assignees: [person(2, 'Bob')],
-  reviewers: [person(1, 'Ada'), person(3, 'Cleo')],
-  due_date: null,
-  use_stage_defaults: true,
-  iteration: { number: 1, accepted_by: [], rejected_by: [], closed: false, outcome: null },
-  predecessors: [
-    { task: 48, stage: 10, stage_name: 'Layout', status: 'done' },
-    { task: 49, stage: 11, stage_name: 'Lighting', status: 'done' },
-  ],
-  history: [],
-  role: 'guest',
-  ...over,
-});
+const task = (over: Partial<TTask> = {}, options?: Parameters<typeof sampleTask>[1]): TTask =>
+  sampleTask(
+    {
+      status: 'review',
+      assignees: [person(2, 'Bob')],
+      reviewers: [person(1, 'Ada'), person(3, 'Cleo')],
+      iteration: { number: 1, accepted_by: [], rejected_by: [], closed: false, outcome: null },
+      predecessors: [
+        { task: 48, stage: 10, stage_name: 'Layout', status: 'done' },
+        { task: 49, stage: 11, stage_name: 'Lighting', status: 'done' },
+      ],
+      role: 'guest',
+      ...over,
+    },
+    options,
+  );
 
 const taskRoute =
   (value: TTask, answers: Record<string, Response> = {}): TRoute =>
@@ -86,6 +81,21 @@ describe('task details', () => {
     expect(await screen.findByTestId('task-start', {}, lazy)).toBeInTheDocument();
     expect(screen.getByTestId('task-status-select')).toBeInTheDocument();
     expect(screen.queryByTestId('task-accept')).toBeNull();
+  });
+
+  it('offers only the statuses the server allows: no To do where the stage has it switched off', async () => {
+    const inProgress = { status: 'in_progress' as const, iteration: null, reviewers: [], role: 'member' as const };
+    serve('member', taskRoute(task(inProgress, { todoEnabled: false })));
+    renderAt('/app/tasks/50');
+    const select = await screen.findByTestId('task-status-select', {}, lazy);
+    fireEvent.focus(select);
+    fireEvent.click(select);
+    fireEvent.keyDown(select, { key: 'ArrowDown' });
+    const listbox = await waitFor(() => document.getElementById(select.getAttribute('aria-controls') ?? '')!);
+    const options = within(listbox)
+      .getAllByRole('option', { hidden: true })
+      .map((option) => option.textContent);
+    expect(options).toEqual(['Work in progress', 'Review', 'Edit', 'Done']);
   });
 
   it('lets a guest assignee submit work in progress', async () => {
@@ -161,6 +171,7 @@ function matrixPage(offset: number, limit: number, count: number, stages = twoSt
         overdue: false,
         due_date: null,
         assignees: [],
+        files: k === 1 ? i % 3 : 0,
       })),
     });
   return { count, stages, rows };
@@ -201,7 +212,12 @@ describe('unit matrix', () => {
     const cell = within(rows[0]!).getAllByTestId('matrix-cell')[1]!;
     expect(cell.getAttribute('data-status')).toBe('todo');
     expect(cell.getAttribute('data-stage-id')).toBe('11');
-    expect(cell.getAttribute('href')).toBe(`/app/tasks/${cell.getAttribute('data-task-id')}`);
+    expect(cell.getAttribute('href')).toMatch(/^\/app\/tasks\/\d+$/);
+    // The paperclip: only on cells with files, with their count.
+    expect(within(cell).queryByTestId('matrix-cell-files')).toBeNull();
+    const withFiles = within(rows[2]!).getAllByTestId('matrix-cell')[1]!;
+    expect(within(withFiles).getByTestId('matrix-cell-files')).toHaveTextContent('2');
+    expect(withFiles.getAttribute('title')).toContain('2 files');
 
     Object.defineProperty(matrix, 'scrollTop', { configurable: true, value: 36 * 5_050 });
     fireEvent.scroll(matrix);
@@ -231,6 +247,31 @@ describe('unit matrix', () => {
     await waitFor(() => expect(heads()).toContain('Stage 400'));
     expect(heads()).not.toContain('Stage 0');
     expect(heads().length).toBeLessThan(20);
+  });
+
+  it('moves between cells with the arrow keys and opens a task with one click handler for the grid', async () => {
+    // Unit 1001's task at stage 11 (see matrixPage).
+    const opened = taskRoute(task({ id: 10_011 }));
+    serve('member', (call) => matrixRoute(3)(call) ?? opened(call));
+    renderAt('/app/projects/5/units?pipeline=7');
+    const matrix = await screen.findByTestId('matrix', {}, lazy);
+    await waitFor(() => expect(matrix.getAttribute('data-count')).toBe('3'), lazy);
+    await screen.findAllByTestId('matrix-cell');
+
+    matrix.focus();
+    fireEvent.keyDown(matrix, { key: 'ArrowDown' });
+    expect(document.activeElement).toHaveAttribute('data-testid', 'matrix-unit-link');
+    fireEvent.keyDown(matrix, { key: 'ArrowRight' });
+    fireEvent.keyDown(matrix, { key: 'ArrowRight' });
+    fireEvent.keyDown(matrix, { key: 'ArrowDown' });
+    const focused = document.activeElement!;
+    expect(focused).toHaveAttribute('data-testid', 'matrix-cell');
+    expect(focused).toHaveAttribute('data-stage-id', '11');
+    expect(focused.closest('[data-testid="matrix-row"]')).toHaveAttribute('data-unit-id', '1001');
+    // Cells are plain links without router components: the grid's handler navigates.
+    fireEvent.click(focused);
+    expect(await screen.findByTestId('task-status', {}, lazy)).toBeInTheDocument();
+    expect(calls.some((c) => c.url === '/api/tasks/10011/')).toBe(true);
   });
 
   it('offers a guest no Create buttons', async () => {

@@ -2,6 +2,7 @@ import { fireEvent, render, screen, waitFor, within } from '@testing-library/rea
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { TBulkResult, TRole, TWorkspace, TWorkspaceUser } from '@stageline/shared';
+import { servedMe, servedMember, servedWorkspace } from '../../../test/served';
 import { queryClient } from '../../shared/api/query-client';
 import { initI18n } from '../../shared/i18n';
 import { useShellStore } from '../../shared/lib/shell-store';
@@ -23,34 +24,20 @@ const json = (status: number, body: unknown) =>
     headers: { 'Content-Type': 'application/json' },
   });
 
-const me = {
-  id: 1,
-  username: 'ada',
-  email: 'ada@example.com',
-  first_name: 'Ada',
-  last_name: '',
-  language: 'en',
-  two_factor: false,
-  recent_workspace: null,
-  avatar: null,
-  workspaces: [7],
-  has_password: true,
-  oauth_accounts: [],
-  notify_browser: false,
-  email_frequency: 'daily',
-};
+const me = servedMe({ workspaces: [7] });
 
-const workspace = (role: TRole): TWorkspace => ({
-  id: 7,
-  name: 'Blue Studio',
-  description: 'Animation team',
-  owner: { id: role === 'owner' ? 1 : 9, name: role === 'owner' ? 'Ada' : 'Olga', username: 'olga' },
-  role,
-  members_count: 3,
-  created_at: '2024-01-01T00:00:00Z',
-});
+const workspace = (role: TRole): TWorkspace =>
+  servedWorkspace({
+    id: 7,
+    name: 'Blue Studio',
+    description: 'Animation team',
+    owner: { id: role === 'owner' ? 1 : 9, name: role === 'owner' ? 'Ada' : 'Olga', username: 'olga' },
+    role,
+    members_count: 3,
+    created_at: '2024-01-01T00:00:00Z',
+  });
 
-const member = (user_id: number, name: string, role: TRole): TWorkspaceUser => ({
+const member = (user_id: number, name: string, role: TRole): Omit<TWorkspaceUser, 'abilities'> => ({
   user_id,
   invite_id: null,
   name,
@@ -62,13 +49,14 @@ const member = (user_id: number, name: string, role: TRole): TWorkspaceUser => (
   invited_by: role === 'owner' ? null : 'user',
 });
 
-const team = (myRole: TRole): TWorkspaceUser[] => [
-  member(9, 'Olga', myRole === 'owner' ? 'admin' : 'owner'),
-  member(1, 'Ada', myRole),
-  member(2, 'Bob', 'member'),
-  member(3, 'Cleo', 'guest'),
-  { ...member(4, 'Dan', 'member'), user_id: null, invite_id: 40, status: 'pending', username: null },
-];
+const team = (myRole: TRole): TWorkspaceUser[] =>
+  [
+    member(9, 'Olga', myRole === 'owner' ? 'admin' : 'owner'),
+    member(1, 'Ada', myRole),
+    member(2, 'Bob', 'member'),
+    member(3, 'Cleo', 'guest'),
+    { ...member(4, 'Dan', 'member'), user_id: null, invite_id: 40, status: 'pending' as const, username: null },
+  ].map((user) => servedMember(user, myRole));
 
 let calls: TCall[];
 

@@ -1,15 +1,21 @@
 import { queryOptions } from '@tanstack/react-query';
 import type { z } from 'zod';
-import type {
-  TLogin,
-  TMe,
-  TOAuthLoginResult,
-  TOAuthProvider,
-  TRegister,
-  TTokenPair,
+import {
+  ZEmailConfirmed,
   ZEphemeral,
   ZLoginResult,
-  ZOtpPurpose,
+  ZMe,
+  ZOAuthLinkStart,
+  ZOAuthLoginResult,
+  ZOAuthProvider,
+  ZTokens,
+  type TLogin,
+  type TMe,
+  type TOAuthLoginResult,
+  type TOAuthProvider,
+  type TRegister,
+  type TTokenPair,
+  type ZOtpPurpose,
 } from '@stageline/shared';
 import { api, ApiError } from '../../shared/api';
 import { queryClient } from '../../shared/api/query-client';
@@ -18,8 +24,6 @@ import { queryClient } from '../../shared/api/query-client';
  * The calls of accounts and sign-in (docs/rules.md §API). Sign-in calls are `anonymous` (no bearer, and
  * a 401 means wrong credentials, not a lost session) and `silent`: the screens show their errors.
  */
-type TEphemeral = z.infer<typeof ZEphemeral>;
-type TLoginResult = z.infer<typeof ZLoginResult>;
 type TOtpPurpose = z.infer<typeof ZOtpPurpose>;
 
 const quiet = { anonymous: true, silent: true } as const;
@@ -30,7 +34,7 @@ export const meQueryKey = ['users', 'me'] as const;
 export const meQueryOptions = () =>
   queryOptions({
     queryKey: meQueryKey,
-    queryFn: ({ signal }) => api.get<TMe>('users/me/', { signal }),
+    queryFn: async ({ signal }) => ZMe.parse(await api.get<unknown>('users/me/', { signal })),
     staleTime: 60_000,
   });
 
@@ -40,8 +44,7 @@ export const oauthProvidersQueryOptions = () =>
     queryKey: ['oauth', 'providers'],
     queryFn: async ({ signal }): Promise<TOAuthProvider[]> => {
       try {
-        const answer = await api.get<unknown>('oauth/providers/', { ...quiet, signal });
-        return Array.isArray(answer) ? (answer as TOAuthProvider[]) : [];
+        return ZOAuthProvider.array().parse(await api.get<unknown>('oauth/providers/', { ...quiet, signal }));
       } catch (error) {
         if (error instanceof ApiError && error.status === 404) return [];
         throw error;
@@ -68,7 +71,9 @@ export function finishOAuth(provider: string, callback: TOAuthCallback): Promise
   const key = `${provider} ${callback.code}`;
   let call = oauthFinishing.get(key);
   if (!call) {
-    call = api.get<TOAuthLoginResult>(`oauth/login/${encodeURIComponent(provider)}/`, { ...quiet, query: callback });
+    call = api
+      .get<unknown>(`oauth/login/${encodeURIComponent(provider)}/`, { ...quiet, query: callback })
+      .then((answer) => ZOAuthLoginResult.parse(answer));
     oauthFinishing.set(key, call);
   }
   return call;
@@ -76,16 +81,19 @@ export function finishOAuth(provider: string, callback: TOAuthCallback): Promise
 
 /** POST oauth/link/{provider}/: the provider URL that links an account to the signed-in user. */
 export const startOAuthLink = (provider: string) =>
-  api.post<{ url: string }>(`oauth/link/${encodeURIComponent(provider)}/`, undefined, { silent: true });
+  api
+    .post<unknown>(`oauth/link/${encodeURIComponent(provider)}/`, undefined, { silent: true })
+    .then((answer) => ZOAuthLinkStart.parse(answer));
 
 export const isTokens = (answer: unknown): answer is TTokenPair =>
   typeof (answer as Partial<TTokenPair> | null)?.access === 'string' &&
   typeof (answer as Partial<TTokenPair> | null)?.refresh === 'string';
 
-export const login = (body: TLogin) => api.post<TLoginResult>('users/login/', body, quiet);
-export const register = (body: TRegister) => api.post<TEphemeral>('users/register/', body, quiet);
-export const checkCode = (code: string, ephemeralToken: string) =>
-  api.post<TTokenPair>('otp/check/', { code, ephemeral_token: ephemeralToken }, quiet);
+export const login = async (body: TLogin) => ZLoginResult.parse(await api.post<unknown>('users/login/', body, quiet));
+export const register = async (body: TRegister) =>
+  ZEphemeral.parse(await api.post<unknown>('users/register/', body, quiet));
+export const checkCode = async (code: string, ephemeralToken: string) =>
+  ZTokens.parse(await api.post<unknown>('otp/check/', { code, ephemeral_token: ephemeralToken }, quiet));
 /** POST otp/send/: with an ephemeral token before sign-in, or signed in with a purpose. */
 export const sendCode = (target: { ephemeralToken: string } | { purpose: TOtpPurpose }) =>
   'ephemeralToken' in target
@@ -105,8 +113,8 @@ export const validateResetToken = (token: string, email: string) =>
   api.post<unknown>('users/password_reset/validate_token/', { token, email }, quiet);
 export const confirmPasswordReset = (body: { token: string; email: string; password: string }) =>
   api.post<unknown>('users/password_reset/confirm/', body, quiet);
-export const confirmEmailChange = (token: string) =>
-  api.post<unknown>('users/me/email/confirm/', { token }, { silent: true });
+export const confirmEmailChange = async (token: string) =>
+  ZEmailConfirmed.parse(await api.post<unknown>('users/me/email/confirm/', { token }, { silent: true }));
 
 /**
  * The ephemeral token of a 403 `email_not_verified` login answer (`ZEmailNotVerified`; a new code

@@ -7,7 +7,9 @@ export const searchQueryOptions = (q: string) =>
   queryOptions({
     queryKey: ['search', q] as const,
     queryFn: async ({ signal }) =>
-      ZSearchResult.parse(await api.get<unknown>(`search/?${new URLSearchParams({ q }).toString()}`, { signal, silent: true })),
+      ZSearchResult.parse(
+        await api.get<unknown>(`search/?${new URLSearchParams({ q }).toString()}`, { signal, silent: true }),
+      ),
     enabled: q.trim().length > 0,
     staleTime: 30_000,
     placeholderData: keepPreviousData,

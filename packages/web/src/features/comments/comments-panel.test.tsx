@@ -1,40 +1,17 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { notifications as toasts } from '@mantine/notifications';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { TComment, TRole, TTask } from '@stageline/shared';
+import { sampleTask } from '../../../test/served';
 import { json, lazy, renderAt, sent, serve, setupAppHarness, type TCall } from '../../../test/app-harness';
 
 setupAppHarness();
-
-// Toasts live in a store of their own: start each test with none shown or queued.
-beforeEach(() => {
-  toasts.clean();
-  toasts.cleanQueue();
-});
 
 // Mantine scrolls the chosen suggestion into view; the test DOM has no layout to scroll.
 Element.prototype.scrollIntoView ??= () => undefined;
 
 const person = (id: number, name: string) => ({ id, name, username: name.toLowerCase() });
 
-const task: TTask = {
-  id: 50,
-  unit: { id: 3, name: 'Shot 1' },
-  stage: { id: 12, name: 'Compositing', review_mode: 'each_immediate' },
-  pipeline: { id: 7, name: 'Animation' },
-  project: { id: 5, name: 'Shorts', workspace: 7 },
-  status: 'in_progress',
-  ready: true,
-  overdue: false,
-  assignees: [person(2, 'Bob')],
-  reviewers: [],
-  due_date: null,
-  use_stage_defaults: true,
-  iteration: null,
-  predecessors: [],
-  history: [],
-  role: 'member',
-};
+const task: TTask = sampleTask({ assignees: [person(2, 'Bob')] });
 
 const member = (id: number, name: string, username: string) => ({
   user_id: id,
@@ -46,6 +23,7 @@ const member = (id: number, name: string, username: string) => ({
   status: 'accepted',
   inviter_name: null,
   invited_by: null,
+  abilities: { change_role: false, remove: false },
 });
 const members = [member(1, 'Ada Lovelace', 'ada'), member(2, 'Bob Stone', 'bob'), member(3, 'Boris Kay', 'boris')];
 

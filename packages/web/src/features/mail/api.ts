@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import type { TOutboxMail } from '@stageline/shared';
+import { ZOutboxMail, type TOutboxMail } from '@stageline/shared';
 import { api } from '../../shared/api';
 
 /** Newest first, whatever order the server used. */
@@ -12,7 +12,9 @@ export const outboxQueryOptions = () =>
   queryOptions({
     queryKey: ['dev', 'outbox'],
     queryFn: async ({ signal }) =>
-      newestFirst(await api.get<TOutboxMail[]>('dev/outbox/', { signal, silent: true, anonymous: true })),
+      newestFirst(
+        ZOutboxMail.array().parse(await api.get<unknown>('dev/outbox/', { signal, silent: true, anonymous: true })),
+      ),
     refetchInterval: (query) => ((query.state.error as { status?: number } | null)?.status === 404 ? false : 3000),
     retry: false,
   });

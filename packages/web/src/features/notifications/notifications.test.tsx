@@ -1,16 +1,9 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { notifications as toasts } from '@mantine/notifications';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { TNotification } from '@stageline/shared';
 import { calls, json, lazy, renderAt, sent, serve, setupAppHarness, type TCall } from '../../../test/app-harness';
 
 setupAppHarness();
-
-// Toasts live in a store of their own: start each test with none shown or queued.
-beforeEach(() => {
-  toasts.clean();
-  toasts.cleanQueue();
-});
 
 const bob = { id: 2, name: 'Bob', username: 'bob' };
 const base = {
@@ -130,7 +123,7 @@ describe('notifications screen', () => {
     const router = renderAt('/app/notifications');
     const list = await screen.findByTestId('notifications-list', {}, lazy);
     fireEvent.click(within(within(list).getAllByTestId('notification')[0]!).getByTestId('notification-open'));
-    await waitFor(() => expect(router.state.location.pathname).toBe('/app/tasks/50'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/app/tasks/50'), lazy);
     expect(sent('POST', '/api/notifications/1/read/')).toHaveLength(1);
   });
 
@@ -139,7 +132,7 @@ describe('notifications screen', () => {
     const router = renderAt('/app/notifications');
     const list = await screen.findByTestId('notifications-list', {}, lazy);
     fireEvent.click(within(within(list).getAllByTestId('notification')[1]!).getByTestId('notification-open'));
-    await waitFor(() => expect(router.state.location.pathname).toBe('/app/projects/5/units/3'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/app/projects/5/units/3'), lazy);
     expect(calls.filter((c) => c.method === 'POST')).toHaveLength(0);
   });
 

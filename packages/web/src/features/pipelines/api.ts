@@ -1,22 +1,26 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import {
   ZGraphSaveResult,
-  ZPipeline,
   ZPipelineNode,
+  ZStage,
   type TGraphSave,
+  type TStage,
+  type TStageReviewRules,
   type TPipeline,
   type TPipelineNode,
   type TStageSettings,
 } from '@stageline/shared';
 import { api } from '../../shared/api';
+import { getPipelineRecord, pipelineKeys } from './crud-api';
+import { queryClient } from '../../shared/api/query-client';
 import { useProject } from '../projects';
 import { useMembers } from '../workspaces';
 
 /** GET pipelines/{id}/: the graph with counters and the version a save must send back. */
 export const pipelineQuery = (pipelineId: number) =>
   queryOptions({
-    queryKey: ['pipelines', pipelineId],
-    queryFn: async ({ signal }) => ZPipeline.parse(await api.get(`pipelines/${pipelineId}/`, { signal })),
+    queryKey: pipelineKeys.detail(pipelineId),
+    queryFn: ({ signal }) => getPipelineRecord(pipelineId, signal, false),
   });
 export const usePipeline = (pipelineId: number) => useQuery(pipelineQuery(pipelineId));
 
@@ -36,6 +40,20 @@ export async function saveGraph(pipelineId: number, body: TGraphSave) {
 
 export async function patchStage(stageId: number, changes: Partial<TStageSettings>): Promise<TPipelineNode> {
   return ZPipelineNode.parse(await api.patch(`stages/${stageId}/`, changes, { silent: true }));
+}
+
+/** GET stages/{id}/: one stage with its teams and review rules (docs/review-rules.md). */
+export const stageQuery = (stageId: number) =>
+  queryOptions({
+    queryKey: ['stages', stageId],
+    queryFn: async ({ signal }) => ZStage.parse(await api.get(`stages/${stageId}/`, { signal, silent: true })),
+  });
+
+/** PATCH stages/{id}/ with only the review rules; the stage's cached answer is replaced. */
+export async function patchStageRules(stageId: number, rules: TStageReviewRules): Promise<TStage> {
+  const stage = ZStage.parse(await api.patch(`stages/${stageId}/`, rules, { silent: true }));
+  queryClient.setQueryData(['stages', stageId], stage);
+  return stage;
 }
 
 export async function bulkPatchStages(stages: number[], changes: Partial<TStageSettings>): Promise<void> {

@@ -29,9 +29,13 @@ export const pipelineKeys = {
   detail: (id: number) => ['pipelines', id] as const,
 };
 
-/** GET pipelines/{id}/: 404 for a pipeline outside the caller's workspaces. */
-export const getPipelineRecord = async (id: number, signal?: AbortSignal) =>
-  ZPipeline.parse(await api.get(`pipelines/${id}/`, { signal, silent: true }));
+/**
+ * GET pipelines/{id}/ (404 for a pipeline outside the caller's workspaces): the one fetcher of the
+ * endpoint. Silent for the record loader, which says what went wrong; the diagram screens let the
+ * transport's toast speak.
+ */
+export const getPipelineRecord = async (id: number, signal?: AbortSignal, silent = true) =>
+  ZPipeline.parse(await api.get(`pipelines/${id}/`, { signal, silent }));
 export const pipelineRecordQueryOptions = (id: number) =>
   queryOptions({ queryKey: pipelineKeys.detail(id), queryFn: ({ signal }) => getPipelineRecord(id, signal) });
 

@@ -1,6 +1,6 @@
 import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
-import { ZProject, type TProject, type ZProjectCreate, type ZProjectPatch } from '@stageline/shared';
+import { ZProject, ZProjectWorkload, type TProject, type ZProjectCreate, type ZProjectPatch } from '@stageline/shared';
 import { api } from '../../shared/api';
 import { queryClient } from '../../shared/api/query-client';
 
@@ -27,6 +27,18 @@ export const getProject = async (id: number, signal?: AbortSignal) =>
 export const projectQueryOptions = (id: number) =>
   queryOptions({ queryKey: projectKeys.detail(id), queryFn: ({ signal }) => getProject(id, signal) });
 export const useProject = (id: number, enabled = true) => useQuery({ ...projectQueryOptions(id), enabled });
+
+/** Whether a query key is a project's workload: a task's change may move any of them. */
+export const isWorkloadKey = (key: readonly unknown[]) => key[0] === projectKeys.all[0] && key[2] === 'workload';
+
+/** GET projects/{id}/workload/: who carries the project's open tasks (the project overview). */
+export const workloadQueryOptions = (id: number) =>
+  queryOptions({
+    queryKey: [...projectKeys.detail(id), 'workload'] as const,
+    queryFn: async ({ signal }) =>
+      ZProjectWorkload.parse(await api.get(`projects/${id}/workload/`, { signal, silent: true })),
+  });
+export const useProjectWorkload = (id: number) => useQuery(workloadQueryOptions(id));
 
 /** GET projects/?workspace={id}: the workspace's projects. */
 export const getProjects = async (workspaceId: number, signal?: AbortSignal) =>

@@ -11,6 +11,8 @@ import {
 } from '@stageline/shared';
 import { api } from '../../shared/api';
 import { queryClient } from '../../shared/api/query-client';
+import { pipelineKeys } from '../pipelines/crud';
+import { unitKeys } from '../units';
 
 /**
  * Task calls (docs/rules.md §API). Every call is `silent`: the task screen says 'Task update error' with
@@ -60,8 +62,8 @@ export const useTaskPages = (query: TTaskListQuery) => useInfiniteQuery(taskPage
 function remember(task: TTask) {
   queryClient.setQueryData(taskKeys.detail(task.id), task);
   void queryClient.invalidateQueries({ queryKey: taskKeys.lists() });
-  void queryClient.invalidateQueries({ queryKey: ['units'] });
-  void queryClient.invalidateQueries({ queryKey: ['pipelines', task.pipeline.id] });
+  void queryClient.invalidateQueries({ queryKey: unitKeys.all });
+  void queryClient.invalidateQueries({ queryKey: pipelineKeys.detail(task.pipeline.id) });
 }
 
 export type TTaskCommand =
@@ -69,7 +71,10 @@ export type TTaskCommand =
   | { kind: 'submit' }
   | { kind: 'accept'; body: TReview }
   | { kind: 'reject'; body: TReject }
-  | { kind: 'patch'; body: TTaskPatch };
+  | { kind: 'patch'; body: TTaskPatch }
+  // Teams and review rules (docs/review-rules.md): take from a team queue, remind the reviewers.
+  | { kind: 'take' }
+  | { kind: 'remind' };
 
 /** One call per command: POST tasks/{id}/{action}/ or PATCH tasks/{id}/. */
 export async function sendTaskCommand(id: number, command: TTaskCommand): Promise<TTask> {

@@ -2,3 +2,4 @@
 export { taskKeys, useTaskPages, type TTaskListQuery } from './api';
 export { TaskCrumbs } from './components/task-crumbs';
 export { PipelineFocus } from './components/pipeline-focus';
+export { TakeTaskButton } from './components/task-teams';

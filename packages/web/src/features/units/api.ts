@@ -14,6 +14,8 @@ import {
 } from '@stageline/shared';
 import { api, ApiError } from '../../shared/api';
 import { queryClient } from '../../shared/api/query-client';
+import { pipelineKeys } from '../pipelines/crud';
+import { projectKeys } from '../projects';
 
 /**
  * Unit calls (docs/rules.md §API) and the matrix's pages. Everything lives under `['units', …]`, so a task
@@ -56,8 +58,8 @@ export const matrixPageQueryOptions = (filter: TMatrixFilter, offset: number, li
 
 function invalidateLists() {
   void queryClient.invalidateQueries({ queryKey: unitKeys.matrices() });
-  void queryClient.invalidateQueries({ queryKey: ['projects'] });
-  void queryClient.invalidateQueries({ queryKey: ['pipelines'] });
+  void queryClient.invalidateQueries({ queryKey: projectKeys.all });
+  void queryClient.invalidateQueries({ queryKey: pipelineKeys.all });
 }
 
 function remember(unit: TUnit) {

@@ -1,17 +1,16 @@
 import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
-import type { z } from 'zod';
-import type {
-  TAssignableRole,
-  TBulkResult,
-  TPendingInvite,
-  TWorkspace,
-  TWorkspaceCreate,
-  TWorkspaceUser,
+import { z } from 'zod';
+import type { TAssignableRole, TWorkspace, TWorkspaceCreate } from '@stageline/shared';
+import {
+  paths,
+  ZBulkResult,
   ZInviteLink,
   ZInvitePreview,
   ZInviteResult,
+  ZPendingInvite,
+  ZWorkspace,
+  ZWorkspaceUser,
 } from '@stageline/shared';
-import { paths } from '@stageline/shared';
 import { api, ApiError } from '../../shared/api';
 import { queryClient } from '../../shared/api/query-client';
 
@@ -43,14 +42,15 @@ export const inviteKeys = {
 /* ---------- workspaces ---------- */
 
 /** GET workspaces/: the caller's workspaces, each with the caller's role. */
-export const getWorkspaces = (signal?: AbortSignal) => api.get<TWorkspace[]>('workspaces/', { signal });
+export const getWorkspaces = async (signal?: AbortSignal) =>
+  z.array(ZWorkspace).parse(await api.get('workspaces/', { signal }));
 export const workspacesQueryOptions = () =>
   queryOptions({ queryKey: workspaceKeys.list(), queryFn: ({ signal }) => getWorkspaces(signal) });
 export const useWorkspaces = () => useQuery(workspacesQueryOptions());
 
 /** GET workspaces/{id}/: 404 for a workspace the caller is not in. */
-export const getWorkspace = (id: number, signal?: AbortSignal) =>
-  api.get<TWorkspace>(`workspaces/${id}/`, { signal, silent: true });
+export const getWorkspace = async (id: number, signal?: AbortSignal) =>
+  ZWorkspace.parse(await api.get(`workspaces/${id}/`, { signal, silent: true }));
 export const workspaceQueryOptions = (id: number) =>
   queryOptions({ queryKey: workspaceKeys.detail(id), queryFn: ({ signal }) => getWorkspace(id, signal) });
 export const useWorkspace = (id: number) => useQuery(workspaceQueryOptions(id));
@@ -71,11 +71,12 @@ function forget(id: number) {
   void queryClient.invalidateQueries({ queryKey: workspaceKeys.list() });
 }
 
-export const createWorkspace = (body: TWorkspaceCreate) => api.post<TWorkspace>('workspaces/', body, silent);
+export const createWorkspace = async (body: TWorkspaceCreate) =>
+  ZWorkspace.parse(await api.post('workspaces/', body, silent));
 export const useCreateWorkspace = () => useMutation({ mutationFn: createWorkspace, onSuccess: remember });
 
-export const updateWorkspace = (id: number, body: Partial<TWorkspaceCreate>) =>
-  api.patch<TWorkspace>(`workspaces/${id}/`, body, silent);
+export const updateWorkspace = async (id: number, body: Partial<TWorkspaceCreate>) =>
+  ZWorkspace.parse(await api.patch(`workspaces/${id}/`, body, silent));
 export const useUpdateWorkspace = (id: number) =>
   useMutation({
     mutationFn: (body: Partial<TWorkspaceCreate>) => updateWorkspace(id, body),
@@ -112,29 +113,29 @@ function invalidateWorkspace(id: number) {
 /* ---------- team ---------- */
 
 /** GET workspaces/{id}/users/: members and pending direct invites. */
-export const getWorkspaceUsers = (id: number, signal?: AbortSignal) =>
-  api.get<TWorkspaceUser[]>(`workspaces/${id}/users/`, { signal, silent: true });
+export const getWorkspaceUsers = async (id: number, signal?: AbortSignal) =>
+  z.array(ZWorkspaceUser).parse(await api.get(`workspaces/${id}/users/`, { signal, silent: true }));
 export const workspaceUsersQueryOptions = (id: number) =>
   queryOptions({ queryKey: workspaceKeys.users(id), queryFn: ({ signal }) => getWorkspaceUsers(id, signal) });
 export const useWorkspaceUsers = (id: number) => useQuery(workspaceUsersQueryOptions(id));
 
-export const setRoles = (id: number, users: number[], role: TAssignableRole) =>
-  api.post<TBulkResult>(`workspaces/${id}/set_roles/`, { users, role }, silent);
+export const setRoles = async (id: number, users: number[], role: TAssignableRole) =>
+  ZBulkResult.parse(await api.post(`workspaces/${id}/set_roles/`, { users, role }, silent));
 export const useSetRoles = (id: number) =>
   useMutation({
     mutationFn: ({ users, role }: { users: number[]; role: TAssignableRole }) => setRoles(id, users, role),
     onSettled: () => invalidateWorkspace(id),
   });
 
-export const removeUsers = (id: number, users: number[]) =>
-  api.post<TBulkResult>(`workspaces/${id}/remove_users/`, { users }, silent);
+export const removeUsers = async (id: number, users: number[]) =>
+  ZBulkResult.parse(await api.post(`workspaces/${id}/remove_users/`, { users }, silent));
 export const useRemoveUsers = (id: number) =>
   useMutation({ mutationFn: (users: number[]) => removeUsers(id, users), onSettled: () => invalidateWorkspace(id) });
 
 /* ---------- invites ---------- */
 
-export const inviteUsers = (id: number, users: string[], role: TAssignableRole) =>
-  api.post<TInviteResult>(`workspaces/${id}/invite/`, { users, role }, silent);
+export const inviteUsers = async (id: number, users: string[], role: TAssignableRole) =>
+  ZInviteResult.parse(await api.post<unknown>(`workspaces/${id}/invite/`, { users, role }, silent));
 export const useInviteUsers = (id: number) =>
   useMutation({
     mutationFn: ({ users, role }: { users: string[]; role: TAssignableRole }) => inviteUsers(id, users, role),
@@ -155,14 +156,15 @@ export const useCancelInvite = (id: number) =>
   });
 
 /** GET invites/: the caller's pending direct invites. */
-export const getMyInvites = (signal?: AbortSignal) => api.get<TPendingInvite[]>('invites/', { signal });
+export const getMyInvites = async (signal?: AbortSignal) =>
+  ZPendingInvite.array().parse(await api.get<unknown>('invites/', { signal }));
 export const myInvitesQueryOptions = () =>
   queryOptions({ queryKey: inviteKeys.mine(), queryFn: ({ signal }) => getMyInvites(signal) });
 export const useMyInvites = () => useQuery(myInvitesQueryOptions());
 
 /** GET invites/{token}/: what a link or personal token offers; 404 for an invalid token. */
-export const getInvitePreview = (token: string, signal?: AbortSignal) =>
-  api.get<TInvitePreview>(`invites/${encodeURIComponent(token)}/`, { signal, silent: true });
+export const getInvitePreview = async (token: string, signal?: AbortSignal) =>
+  ZInvitePreview.parse(await api.get<unknown>(`invites/${encodeURIComponent(token)}/`, { signal, silent: true }));
 export const invitePreviewQueryOptions = (token: string) =>
   queryOptions({
     queryKey: inviteKeys.preview(token),
@@ -172,8 +174,8 @@ export const invitePreviewQueryOptions = (token: string) =>
 export const useInvitePreview = (token: string) => useQuery(invitePreviewQueryOptions(token));
 
 /** POST invites/{key}/accept/ (key: an invite id or a token) → the workspace joined. */
-export const acceptInvite = (key: string | number) =>
-  api.post<TWorkspace>(`invites/${encodeURIComponent(String(key))}/accept/`, undefined, silent);
+export const acceptInvite = async (key: string | number) =>
+  ZWorkspace.parse(await api.post<unknown>(`invites/${encodeURIComponent(String(key))}/accept/`, undefined, silent));
 export const useAcceptInvite = () =>
   useMutation({
     mutationFn: acceptInvite,
@@ -197,7 +199,7 @@ export const useDeclineInvite = () =>
 /** GET workspaces/{id}/link/: the active link, or null when there is none (404). */
 export async function getInviteLink(id: number, signal?: AbortSignal): Promise<TInviteLink | null> {
   try {
-    return await api.get<TInviteLink>(`workspaces/${id}/link/`, { signal, silent: true });
+    return ZInviteLink.parse(await api.get<unknown>(`workspaces/${id}/link/`, { signal, silent: true }));
   } catch (error) {
     if (error instanceof ApiError && error.status === 404) return null;
     throw error;
@@ -207,8 +209,8 @@ export const inviteLinkQueryOptions = (id: number) =>
   queryOptions({ queryKey: workspaceKeys.link(id), queryFn: ({ signal }) => getInviteLink(id, signal) });
 export const useInviteLink = (id: number, enabled = true) => useQuery({ ...inviteLinkQueryOptions(id), enabled });
 
-export const createInviteLink = (id: number, role: TAssignableRole) =>
-  api.post<TInviteLink>(`workspaces/${id}/link/`, { role }, silent);
+export const createInviteLink = async (id: number, role: TAssignableRole) =>
+  ZInviteLink.parse(await api.post<unknown>(`workspaces/${id}/link/`, { role }, silent));
 export const useCreateInviteLink = (id: number) =>
   useMutation({
     mutationFn: (role: TAssignableRole) => createInviteLink(id, role),

@@ -5,6 +5,7 @@ async function freshI18n() {
   vi.resetModules();
   const module = await import('./index');
   module.initI18n();
+  await module.i18nReady();
   return module;
 }
 
@@ -70,6 +71,24 @@ describe('initI18n', () => {
     await i18n.changeLanguage('en');
     expect(localStorage.getItem('language')).toBe('en');
     expect(document.documentElement.lang).toBe('en');
+  });
+
+  it('bundles English without the entries that map a key to itself, and still translates them', async () => {
+    browserLanguages('en-US');
+    const { i18n } = await freshI18n();
+    expect(i18n.getResource('en', 'translation', 'Today')).toBeUndefined();
+    expect(i18n.t('Too many attempts. Try again in {{seconds}} seconds.', { seconds: 5 })).toBe(
+      'Too many attempts. Try again in 5 seconds.',
+    );
+  });
+
+  it('loads Russian only when it is asked for', async () => {
+    browserLanguages('en-US');
+    const { i18n } = await freshI18n();
+    expect(i18n.hasResourceBundle('ru', 'translation')).toBe(false);
+    await i18n.changeLanguage('ru');
+    expect(i18n.t('Today')).toBe('Сегодня');
+    await i18n.changeLanguage('en');
   });
 
   it('starts only once', async () => {

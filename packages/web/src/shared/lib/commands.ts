@@ -34,7 +34,9 @@ export function useRegisterCommands(owner: string, commands: TCommand[]): void {
   useEffect(() => {
     latest.current = commands;
   });
-  const key = commands.map((command) => `${command.id}\u0001${command.label}\u0001${command.shortcut ?? ''}`).join('\u0002');
+  const key = commands
+    .map((command) => `${command.id}\u0001${command.label}\u0001${command.shortcut ?? ''}`)
+    .join('\u0002');
   useEffect(() => {
     const registered = latest.current.map((command) => ({
       ...command,

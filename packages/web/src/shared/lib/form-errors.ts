@@ -9,7 +9,8 @@ const toastedByTransport = new Set([0, 408, 502, 503, 504]);
  * fields through `setErrors`, and what is left becomes the one message for the form's inline alert.
  * Null means nothing more to show: the fields carry it, or the transport already toasted it. A 429
  * keeps the server's translated message; other errors of unknown fields keep theirs; a whole-request
- * error reads `fallback` when given, else the server's detail.
+ * error says the server's reason (its translated `detail`) when it gave one, and
+ * `fallback` only when it did not (issue 19: "Data was not saved" alone never says why).
  */
 export function formError(
   error: unknown,
@@ -26,5 +27,14 @@ export function formError(
     if (Object.keys(onFields).length) options.setErrors?.(onFields);
     return rest.length ? rest.map(([, message]) => message).join(' ') : null;
   }
-  return options.fallback ?? error.message;
+  return (serverReason(error) ? error.message : options.fallback) ?? error.message;
+}
+
+/** Whether a failed call's answer carried its own reason: a client error with a `detail`. */
+function serverReason(error: ApiError): boolean {
+  if (error.status < 400 || error.status >= 500) return false;
+  const body = error.body;
+  if (typeof body !== 'object' || body === null) return false;
+  const { detail } = body as { detail?: unknown };
+  return typeof detail === 'string' && detail !== '';
 }

@@ -1,17 +1,19 @@
 import { MantineProvider } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
 import { useForm } from '@mantine/form';
 import { QueryClientProvider, queryOptions } from '@tanstack/react-query';
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { api } from '../api';
 import { queryClient } from '../api/query-client';
 import { initI18n } from '../i18n';
-import { showToast } from '../ui/toast';
 import { RecordDeleteButton, RecordView } from './record-view';
 import { useRecord } from './use-record';
 
-vi.mock('../ui/toast', () => ({ showToast: vi.fn() }));
+// The toasts the records loader shows, read where they all go (Mantine's store), by colour.
+const shown = vi.spyOn(notifications, 'show').mockReturnValue('');
+const kindOf: Record<string, string> = { teal: 'success', red: 'error', blue: 'info', yellow: 'warning' };
 
 type TThing = { id: number; name: string };
 
@@ -109,7 +111,8 @@ function renderAt(path: string, allowEmpty = false) {
   return router;
 }
 
-const toasts = () => vi.mocked(showToast).mock.calls.map(([toast]) => `${toast.kind}: ${toast.message}`);
+const toasts = () =>
+  shown.mock.calls.map(([toast]) => `${kindOf[String(toast.color)] ?? 'unknown'}: ${toast.message as string}`);
 
 beforeAll(async () => {
   await initI18n().changeLanguage('en');
@@ -117,11 +120,15 @@ beforeAll(async () => {
 
 beforeEach(() => {
   queryClient.clear();
-  vi.mocked(showToast).mockClear();
+  shown.mockClear();
 });
 
 afterEach(() => {
   vi.unstubAllGlobals();
+});
+
+afterAll(() => {
+  shown.mockRestore();
 });
 
 describe('useRecord', () => {

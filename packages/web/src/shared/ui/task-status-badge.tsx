@@ -1,7 +1,7 @@
 import { Badge, Group, type BadgeProps } from '@mantine/core';
 import { IconAlarm, IconPlayerPlay } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { TaskStatusLabels, type TTaskStatus } from '@stageline/shared';
+import { showsReady, TaskStatusLabels, type TTaskStatus } from '@stageline/shared';
 import { statusColors } from './status-colors';
 
 /** A task's status as a coloured badge with its label (docs/rules.md §Tasks). */
@@ -21,7 +21,7 @@ export function TaskStatusBadge({
 /** The two flags beside a status: ready to work on (not yet done), and overdue. */
 export function TaskFlags({ ready, overdue, status }: { ready: boolean; overdue: boolean; status: TTaskStatus }) {
   const { t } = useTranslation();
-  const showReady = ready && status !== 'done';
+  const showReady = showsReady(status, ready);
   if (!showReady && !overdue) return null;
   return (
     <Group gap={4} wrap="nowrap">

@@ -3,23 +3,23 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { paths } from '@stageline/shared';
+import { paths, type TEmailConfirmed } from '@stageline/shared';
 import { PageCard } from '../../../shared/ui/page-card';
 import { confirmEmailChange, meQueryKey } from '../api';
 
 /** One answer per link for the life of the page (see `confirmOnce`). */
-const confirmations = new Map<string, Promise<true>>();
+const confirmations = new Map<string, Promise<TEmailConfirmed['status']>>();
 
 /**
  * Links are single use, so the POST must never repeat: strict mode's double effects, the profile
  * refetch after the change (its key once shared the `users/me` prefix) or a live-events reset would
  * otherwise post again and turn 'E-mail changed' into 'Invalid token'. A refetch gets the first
- * answer again.
+ * answer again. Opened again later (a reload, a second tab), the server answers 'already_confirmed'.
  */
-function confirmOnce(token: string): Promise<true> {
+function confirmOnce(token: string): Promise<TEmailConfirmed['status']> {
   let confirmation = confirmations.get(token);
   if (!confirmation) {
-    confirmation = confirmEmailChange(token).then(() => true as const);
+    confirmation = confirmEmailChange(token).then((answer) => answer.status);
     confirmations.set(token, confirmation);
   }
   return confirmation;
@@ -27,7 +27,7 @@ function confirmOnce(token: string): Promise<true> {
 
 /**
  * `/change_email?token=…` (signed in, like invites): confirms the new address the link was sent to,
- * or says 'Invalid token'.
+ * says it already was, or says 'Invalid token'.
  */
 export default function ChangeEmailScreen() {
   const { t } = useTranslation();
@@ -59,9 +59,14 @@ export default function ChangeEmailScreen() {
             {t('The link is wrong, used or expired. Ask for a new one.')}
           </Alert>
         ) : null}
-        {confirmation.isSuccess ? (
+        {confirmation.data === 'changed' ? (
           <Alert color="teal" w="100%" data-testid="change-email-done" title={t('E-mail changed')}>
             {t('Your new e-mail is confirmed. Use it to sign in from now on.')}
+          </Alert>
+        ) : null}
+        {confirmation.data === 'already_confirmed' ? (
+          <Alert color="teal" w="100%" data-testid="change-email-already" title={t('E-mail already confirmed')}>
+            {t('This link was used before and your account already has this address: nothing else to do.')}
           </Alert>
         ) : null}
         {token && confirmation.isPending ? null : (

@@ -152,7 +152,7 @@ export function CommandPalette() {
   ].filter((action) => !query.trim() || matches(action.label, query));
 
   const found = query.trim() ? search.data : undefined;
-  const status = (value: string) => t(TaskStatusLabels[value as TTaskStatus] ?? value);
+  const status = (value: TTaskStatus) => t(TaskStatusLabels[value]);
   const groups: { label: string; entries: TEntry[] }[] = [
     {
       label: t('Recent'),
@@ -182,7 +182,13 @@ export function CommandPalette() {
     {
       label: t('Tasks'),
       entries: (found?.tasks ?? []).map((task) =>
-        place(`task:${task.id}`, `${task.unit} · ${task.stage}`, status(task.status), paths.app.task(task.id), <IconCheckbox size={18} />),
+        place(
+          `task:${task.id}`,
+          `${task.unit} · ${task.stage}`,
+          status(task.status),
+          paths.app.task(task.id),
+          <IconCheckbox size={18} />,
+        ),
       ),
     },
     {
@@ -206,7 +212,13 @@ export function CommandPalette() {
     {
       label: t('Projects'),
       entries: (found?.projects ?? []).map((project) =>
-        place(`project:${project.id}`, project.name, t('Project'), paths.app.project(project.id), <IconFolder size={18} />),
+        place(
+          `project:${project.id}`,
+          project.name,
+          t('Project'),
+          paths.app.project(project.id),
+          <IconFolder size={18} />,
+        ),
       ),
     },
     {

@@ -1,5 +1,5 @@
 import { Button, Combobox, Group, Tabs, Text, Textarea, useCombobox } from '@mantine/core';
-import { useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ZCommentPatch } from '@stageline/shared';
 import { issueOf } from '../../../shared/lib/zod-resolver';
@@ -29,6 +29,8 @@ export function CommentComposer({
   onCancel,
   testId,
   autoFocus = false,
+  onPasteFiles,
+  attachments,
 }: {
   value: string;
   onChange: (text: string) => void;
@@ -39,6 +41,10 @@ export function CommentComposer({
   onCancel?: () => void;
   testId: string;
   autoFocus?: boolean;
+  /** Files pasted into the box (a screenshot); without it, a paste is text only. */
+  onPasteFiles?: (files: File[]) => void;
+  /** What is waiting to go with the comment (the pasted files), shown above the buttons. */
+  attachments?: ReactNode;
 }) {
   const { t } = useTranslation();
   const [tab, setTab] = useState<string | null>('write');
@@ -165,6 +171,12 @@ export function CommentComposer({
                   track(event.currentTarget.value, event.currentTarget.selectionStart);
                 }}
                 onKeyDown={onKeyDown}
+                onPaste={(event) => {
+                  const files = [...event.clipboardData.files];
+                  if (!onPasteFiles || files.length === 0) return;
+                  event.preventDefault();
+                  onPasteFiles(files);
+                }}
                 // The caret moved (a click, the arrows): complete the @name it now stands after, if any.
                 onSelect={(event) => track(event.currentTarget.value, event.currentTarget.selectionStart)}
                 onBlur={() => combobox.closeDropdown()}
@@ -213,6 +225,7 @@ export function CommentComposer({
           </div>
         </Tabs.Panel>
       </Tabs>
+      {attachments}
       <Group justify="space-between" mt="xs" wrap="nowrap">
         <Text size="xs" c="dimmed">
           {isMac() ? t('⌘+Enter to send') : t('Ctrl+Enter to send')}

@@ -1,6 +1,6 @@
 import { ActionIcon, Button, Group, Menu, Modal, Stack, Text, Tooltip } from '@mantine/core';
 import { IconDots, IconEdit, IconTrash } from '@tabler/icons-react';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TComment } from '@stageline/shared';
 import { useDates } from '../../../shared/i18n/use-dates';
@@ -18,8 +18,11 @@ export function CommentItem({
   canEdit,
   canDelete,
   members,
+  files,
 }: {
   comment: TComment;
+  /** The comment's files (a list of the files module). */
+  files?: ReactNode;
   canEdit: boolean;
   canDelete: boolean;
   members: TMember[];
@@ -132,6 +135,7 @@ export function CommentItem({
         ) : (
           <CommentMarkdown text={comment.text} usernames={comment.mentions.map((m) => m.username)} />
         )}
+        {files}
       </Stack>
       <Modal opened={confirming} onClose={() => setConfirming(false)} title={t('Delete this comment?')} centered>
         <Group justify="flex-end" gap="xs">

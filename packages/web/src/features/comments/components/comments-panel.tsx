@@ -1,15 +1,23 @@
-import { Alert, Button, Center, Loader, Stack, Text, Title } from '@mantine/core';
-import { IconMessageCircle } from '@tabler/icons-react';
+import { Alert, Button, Center, CloseButton, Group, Loader, Stack, Text, Title } from '@mantine/core';
+import { IconMessageCircle, IconPaperclip } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { can } from '@stageline/shared';
 import { showToast } from '../../../shared/ui/toast';
+import { AttachmentList, UploadQueue, useAttachments, useUploads } from '../../attachments';
 import { useCurrentUser } from '../../auth';
-import { useWorkspaceRole } from '../../projects';
+import { useWorkspaceAbilities } from '../../projects';
 import { useMembers } from '../../workspaces';
 import { flattenThread, useCommentThread, useCreateComment, type TCommentTarget } from '../api';
 import { CommentComposer } from './comment-composer';
 import { CommentItem } from './comment-item';
+
+/** A pasted screenshot is called `image.png` by every browser: give it the time it was taken. */
+function named(file: File): File {
+  if (file.name && file.name !== 'image.png') return file;
+  const stamp = new Date().toISOString().slice(0, 19).replace('T', ' ').replace(/:/g, '-');
+  const extension = file.type.split('/')[1] ?? 'png';
+  return new File([file], `Screenshot ${stamp}.${extension}`, { type: file.type });
+}
 
 /**
  * The comments of a task or a unit (docs/rules.md §Web): oldest first with 'Show earlier' for long
@@ -19,22 +27,27 @@ import { CommentItem } from './comment-item';
 export function CommentsPanel({ target, workspaceId }: { target: TCommentTarget; workspaceId: number }) {
   const { t } = useTranslation();
   const user = useCurrentUser();
-  const role = useWorkspaceRole(workspaceId);
+  const abilities = useWorkspaceAbilities(workspaceId);
   const members = useMembers(workspaceId).data ?? [];
   const thread = useCommentThread(target);
   const create = useCreateComment(target);
   const [draft, setDraft] = useState('');
+  const [pending, setPending] = useState<File[]>([]);
+  const files = useAttachments(target).data ?? [];
+  const uploads = useUploads();
 
   const comments = flattenThread(thread.data);
   const total = thread.data?.pages.at(-1)?.count ?? comments.length;
-  const moderate = can(role, 'comment', 'moderate');
+  const moderate = abilities?.moderate_comments ?? false;
 
   const send = () => {
     const text = draft.trim();
     if (!text || create.isPending) return;
     create.mutate(text, {
-      onSuccess: () => {
+      onSuccess: (comment) => {
         setDraft('');
+        if (pending.length) void uploads.start({ comment: comment.id }, pending);
+        setPending([]);
         showToast({ kind: 'success', message: t('Posted') });
       },
       onError: () => showToast({ kind: 'error', message: t('Data was not saved') }),
@@ -90,6 +103,7 @@ export function CommentsPanel({ target, workspaceId }: { target: TCommentTarget;
                     canEdit={own}
                     canDelete={own || moderate}
                     members={members}
+                    files={<AttachmentList files={files.filter((file) => file.comment === comment.id)} />}
                   />
                 );
               })}
@@ -97,7 +111,7 @@ export function CommentsPanel({ target, workspaceId }: { target: TCommentTarget;
           )}
         </>
       )}
-      {can(role, 'comment', 'create') ? (
+      {(abilities?.comment ?? false) ? (
         <CommentComposer
           value={draft}
           onChange={setDraft}
@@ -106,6 +120,25 @@ export function CommentsPanel({ target, workspaceId }: { target: TCommentTarget;
           submitLabel={t('Send')}
           members={members}
           testId="comment-composer"
+          onPasteFiles={
+            (abilities?.attach ?? false) ? (pasted) => setPending((list) => [...list, ...pasted.map(named)]) : undefined
+          }
+          attachments={
+            <Stack gap={4} mt={pending.length || uploads.uploads.length ? 'xs' : 0}>
+              {pending.map((file, index) => (
+                <Group key={`${file.name}-${index}`} gap={6} data-testid="comment-pending-file">
+                  <IconPaperclip size={14} />
+                  <Text size="xs">{file.name}</Text>
+                  <CloseButton
+                    size="xs"
+                    aria-label={t('Remove {{name}}', { name: file.name })}
+                    onClick={() => setPending((list) => list.filter((_, i) => i !== index))}
+                  />
+                </Group>
+              ))}
+              <UploadQueue uploads={uploads.uploads} onCancel={uploads.cancel} />
+            </Stack>
+          }
         />
       ) : null}
     </Stack>

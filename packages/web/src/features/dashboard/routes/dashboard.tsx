@@ -1,5 +1,5 @@
 import { Anchor, Badge, Button, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
-import { IconAlarm, IconChecklist, IconEye } from '@tabler/icons-react';
+import { IconAlarm, IconChecklist, IconEye, IconUsersGroup } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -8,7 +8,8 @@ import { useDates } from '../../../shared/i18n/use-dates';
 import { ExportCsvButton } from '../../../shared/ui/export-csv-button';
 import { PageCard } from '../../../shared/ui/page-card';
 import { TaskFlags, TaskStatusBadge } from '../../../shared/ui/task-status-badge';
-import { useTaskPages, type TTaskListQuery } from '../../tasks';
+import { TakeTaskButton, useTaskPages, type TTaskListQuery } from '../../tasks';
+import { TeamBadge } from '../../teams';
 import { RequireWorkspace } from '../../workspaces';
 
 /**
@@ -52,6 +53,15 @@ function MyWork({ workspaceId }: { workspaceId: number }) {
           empty={t('No tasks are waiting for your review.')}
           testId="my-work-review"
         />
+        {/* Teams and review rules: tasks assigned to one of my teams, until someone takes them. */}
+        <Section
+          title={t('Team queue')}
+          icon={<IconUsersGroup size={18} />}
+          query={{ workspace: workspaceId, queue: 'team', limit: SectionPage }}
+          empty={t('No tasks are waiting in your teams’ queues.')}
+          testId="my-work-team-queue"
+          action={(task) => <TakeTaskButton taskId={task.id} size="xs" />}
+        />
         <Section
           title={t('Overdue')}
           icon={<IconAlarm size={18} />}
@@ -70,12 +80,14 @@ function Section({
   query,
   empty,
   testId,
+  action,
 }: {
   title: string;
   icon: ReactNode;
   query: TTaskListQuery;
   empty: string;
   testId: string;
+  action?: (task: TTaskListItem) => ReactNode;
 }) {
   const { t } = useTranslation();
   const list = useTaskPages(query);
@@ -107,7 +119,7 @@ function Section({
       ) : (
         <Stack gap={6}>
           {tasks.map((task) => (
-            <TaskRow key={task.id} task={task} />
+            <TaskRow key={task.id} task={task} action={action?.(task)} />
           ))}
           {list.hasNextPage ? (
             <Group gap="sm">
@@ -131,7 +143,7 @@ function Section({
   );
 }
 
-function TaskRow({ task }: { task: TTaskListItem }) {
+function TaskRow({ task, action }: { task: TTaskListItem; action?: ReactNode }) {
   const { t } = useTranslation();
   const { formatCalendar } = useDates();
   return (
@@ -165,6 +177,10 @@ function TaskRow({ task }: { task: TTaskListItem }) {
           </Text>
         </Stack>
         <Group gap="xs" wrap="nowrap" ml="auto">
+          {(task.assignee_teams ?? []).map((team) => (
+            <TeamBadge key={team.id} team={team} />
+          ))}
+          {action}
           <TaskFlags ready={task.ready} overdue={task.overdue} status={task.status} />
           <TaskStatusBadge status={task.status} />
           <Text size="sm" w={90} ta="right" c={task.overdue ? 'red' : 'dimmed'} data-testid="my-work-due">

@@ -3,7 +3,7 @@ import { IconCircle, IconCircleFilled } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import type { TNotification } from '@stageline/shared';
 import { useDates } from '../../../shared/i18n/use-dates';
-import { markdownToPlainText } from '../../../shared/lib/markdown-text';
+import { markdownToPlainText } from '@stageline/shared/markdown';
 import { describeNotification } from '../lib/describe';
 import classes from './notifications.module.css';
 
@@ -36,7 +36,7 @@ export function NotificationItem({
           <Text size="sm" fw={read ? 400 : 600} data-testid="notification-text">
             {describeNotification(notification, t)}
           </Text>
-          {notification.text ? (
+          {notification.text && notification.kind !== 'review_requested' ? (
             <Text size="sm" c="dimmed" lineClamp={2} data-testid="notification-excerpt">
               {markdownToPlainText(notification.text)}
             </Text>

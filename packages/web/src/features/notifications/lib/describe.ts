@@ -25,6 +25,13 @@ export function notificationTarget(notification: TNotification, t: TTranslate): 
 
 /** The translated sentence a notification reads as: '{actor} mentioned you in {task}'. */
 export function describeNotification(notification: TNotification, t: TTranslate): string {
+  // Teams and review rules: a review requested through a team names it (its `text`).
+  if (notification.kind === 'review_requested' && notification.text)
+    return t('{{actor}} asked {{team}} to review {{target}}', {
+      actor: notification.actor?.name ?? t('Someone'),
+      team: notification.text,
+      target: notificationTarget(notification, t),
+    });
   return t(sentences[notification.kind], {
     actor: notification.actor?.name ?? t('Someone'),
     target: notificationTarget(notification, t),

@@ -151,7 +151,7 @@ describe('live event dispatch', () => {
     expect(queryClient.getQueryData(commentKeys.thread({ task: 99 }))).toBeUndefined();
   });
 
-  it('refreshes the task, My work, its unit, the matrices and the pipeline counters for a task event', () => {
+  it('refreshes the task, My work, its unit, the matrices, the pipeline counters and who is loaded for a task event', () => {
     const touched = [
       ['tasks', 50],
       ['tasks', 'list', { assignee: 'me' }],
@@ -159,15 +159,37 @@ describe('live event dispatch', () => {
       ['units', 'matrix', { pipeline: 7 }, 0, 50],
       ['pipelines', 7],
       ['pipelines', 'list', 5],
+      ['projects', 5, 'workload'],
     ];
     const untouched = [
       ['tasks', 51],
+      ['projects', 5],
       ['units', 4],
       ['pipelines', 8],
       ['notifications', 'unread'],
     ];
     seed([...touched, ...untouched]);
     dispatchLiveEvent({ type: 'task', data: { id: 50, unit: 3, stage: 12, pipeline: 7, status: 'done' } }, deps);
+    expect(touched.map(stale)).toEqual(touched.map(() => true));
+    expect(untouched.map(stale)).toEqual(untouched.map(() => false));
+  });
+
+  it('refreshes the file lists and the matrices (paperclip counts) for a files event', () => {
+    const touched = [
+      ['attachments', { task: 50 }],
+      ['attachments', { unit: 3 }],
+      ['units', 'matrix', { pipeline: 7 }, 0, 50],
+    ];
+    const untouched = [
+      ['tasks', 50],
+      ['comments', { task: 50 }],
+    ];
+    seed([...touched, ...untouched]);
+    expect(parseLiveMessage({ id: '9', event: 'files', data: '{"id":4,"action":"created"}' })).toEqual({
+      type: 'files',
+      data: { id: 4, action: 'created' },
+    });
+    dispatchLiveEvent({ type: 'files', data: { id: 4, action: 'created' } }, deps);
     expect(touched.map(stale)).toEqual(touched.map(() => true));
     expect(untouched.map(stale)).toEqual(untouched.map(() => false));
   });

@@ -1,23 +1,17 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { EventSourceMessage } from 'eventsource-parser';
 import { ZLiveEvent, type TLiveEvent, type TMe } from '@stageline/shared';
-import { markdownToPlainText } from '../../../shared/lib/markdown-text';
+import { markdownToPlainText } from '@stageline/shared/markdown';
+import { attachmentKeys } from '../../attachments';
 import { meQueryKey } from '../../auth';
 import { applyCommentEvent } from '../../comments';
-import { projectKeys } from '../../projects';
+import { pipelineKeys } from '../../pipelines/crud';
+import { isWorkloadKey, projectKeys } from '../../projects';
 import { taskKeys } from '../../tasks';
 import { unitKeys } from '../../units';
 import { notificationKeys } from '../api';
 import { showBrowserNotification } from '../lib/browser-notifications';
 import { describeNotification, notificationPath } from '../lib/describe';
-
-/**
- * The pipelines feature keeps `['pipelines', id]` (a pipeline with its stage and task counters) and
- * `['pipelines', 'list', projectId]` (the list with counters); it loads lazily, so its keys are
- * named here rather than imported into the shell.
- */
-const pipelineKey = (id: number) => ['pipelines', id] as const;
-const pipelineListsKey = ['pipelines', 'list'] as const;
 
 /** An SSE message as a live event: `event:` names the type, `data:` is its JSON. Null if unknown. */
 export function parseLiveMessage(message: EventSourceMessage): TLiveEvent | null {
@@ -72,8 +66,10 @@ export function dispatchLiveEvent(event: TLiveEvent, deps: TDispatchDeps): void 
       invalidate(taskKeys.lists()); // My work
       invalidate(unitKeys.detail(event.data.unit));
       invalidate(unitKeys.matrices());
-      invalidate(pipelineKey(event.data.pipeline));
-      invalidate(pipelineListsKey);
+      invalidate(pipelineKeys.detail(event.data.pipeline));
+      invalidate(pipelineKeys.lists());
+      // Who is loaded (the project overview): the event does not name the project, and few are open.
+      void queryClient.invalidateQueries({ predicate: (query) => isWorkloadKey(query.queryKey) });
       return;
     case 'units':
       void queryClient.invalidateQueries({
@@ -83,9 +79,13 @@ export function dispatchLiveEvent(event: TLiveEvent, deps: TDispatchDeps): void 
           return filter?.pipeline === undefined || filter.pipeline === event.data.pipeline;
         },
       });
-      invalidate(pipelineKey(event.data.pipeline));
-      invalidate(pipelineListsKey);
+      invalidate(pipelineKeys.detail(event.data.pipeline));
+      invalidate(pipelineKeys.lists());
       invalidate(projectKeys.detail(event.data.project));
+      return;
+    case 'files':
+      invalidate(attachmentKeys.all);
+      invalidate(unitKeys.matrices()); // the paperclip counts
       return;
     case 'reset':
       void queryClient.invalidateQueries();

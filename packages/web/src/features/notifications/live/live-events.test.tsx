@@ -1,29 +1,13 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import type { TComment, TTask } from '@stageline/shared';
+import type { TComment } from '@stageline/shared';
 import { json, lazy, renderAt, serve, setupAppHarness } from '../../../../test/app-harness';
+import { sampleTask } from '../../../../test/served';
 
 setupAppHarness();
 
 const bob = { id: 2, name: 'Bob', username: 'bob' };
-const task = {
-  id: 50,
-  unit: { id: 3, name: 'Shot 1' },
-  stage: { id: 12, name: 'Compositing', review_mode: 'each_immediate' },
-  pipeline: { id: 7, name: 'Animation' },
-  project: { id: 5, name: 'Shorts', workspace: 7 },
-  status: 'in_progress',
-  ready: true,
-  overdue: false,
-  assignees: [],
-  reviewers: [],
-  due_date: null,
-  use_stage_defaults: true,
-  iteration: null,
-  predecessors: [],
-  history: [],
-  role: 'member',
-} satisfies TTask;
+const task = sampleTask();
 
 const comment: TComment = {
   id: 9,

@@ -18,7 +18,7 @@ export function QuickstartBanner() {
   const workspaces = useWorkspaces();
   if (!user || user.onboarding === 'done' || !workspaces.data) return null;
   const fresh = workspaces.data.length === 0;
-  if (!fresh && !workspaces.data.some((w) => w.role === 'owner')) return null;
+  if (!fresh && !workspaces.data.some((w) => w.owner.id === user.id)) return null;
   return (
     <Alert color="blue" icon={<IconRocket size={18} />} mb="md" data-testid="quickstart-banner">
       <Group justify="space-between" gap="sm">

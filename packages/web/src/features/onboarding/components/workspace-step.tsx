@@ -120,7 +120,7 @@ function InviteStage({
   onNext: () => void;
 }) {
   const { t } = useTranslation();
-  const canInvite = workspace.role === 'owner' || workspace.role === 'admin';
+  const canInvite = workspace.abilities.invite;
   return (
     <Stack gap="md" data-testid="quickstart-workspace">
       <Title order={2}>{t('Your workspace')}</Title>

@@ -1,7 +1,7 @@
 import { Alert, Badge, Button, Group, Stack, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { Panel, useReactFlow, type Connection, type FinalConnectionState, type OnConnectEnd } from '@xyflow/react';
-import { memo, useCallback, useMemo, useRef, useState, type ComponentProps, type MouseEvent } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef, useState, type ComponentProps, type MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useStore } from 'zustand';
@@ -23,7 +23,7 @@ import { useGraphSave, type TSaveQuestion } from '../hooks/use-graph-save';
 import { useLeaveGuard, useRestoreOnOpen, useUnsavedCopy } from '../hooks/use-unsaved-copy';
 import { createEditorStore, type TEditorState, type TEditorStore } from '../lib/editor-store';
 import { isTmpId, type TFlowNode } from '../lib/graph-model';
-import { layoutGraph, preloadLayout, type TPoint } from '../lib/layout';
+import { LargeGraph, layoutGraph, preloadLayout, sameLayout, type TLayoutResult, type TPoint } from '../lib/layout';
 import type { TFlowActions } from './flow-actions';
 import { FlowDialogs, type TAnswer, type TDialogKind } from './flow-dialogs';
 import classes from './flow.module.css';
@@ -41,7 +41,7 @@ const fitViewOptions = { padding: 0.15, maxZoom: 1.25 };
 preloadLayout();
 
 /** elk's layout of the graph in `from`, under way; `from` tells an edit made meanwhile. */
-type TPendingLayout = { from: TEditorState; result: Promise<Map<string, TPoint>> };
+type TPendingLayout = { from: TEditorState; result: Promise<TLayoutResult> };
 function startLayout(from: TEditorState): TPendingLayout {
   const nodes = from.nodes.map((n) => ({ id: n.id, width: n.width, height: n.height }));
   return { from, result: layoutGraph(nodes, from.edges, from.layout) };
@@ -88,6 +88,8 @@ export function FlowEditor({ pipeline, projectId }: { pipeline: TPipeline; proje
   const selectedCount = useStore(store, (s) => countSelectedStages(s.nodes));
   const [error, setError] = useState<string | null>(null);
   const [organizing, setOrganizing] = useState(false);
+  // elk's edge routes of the last layout: drawn while their ends stay where that layout put them.
+  const [routes, setRoutes] = useState<ReadonlyMap<string, TPoint[]> | null>(null);
   const [settingsFor, setSettingsFor] = useState<TPipelineNode[] | null>(null);
   const { dialog, ask, answer } = useDialog<TDialogKind, TAnswer>();
   const { fullscreen, toggleFullscreen } = useFullscreen();
@@ -123,9 +125,10 @@ export function FlowEditor({ pipeline, projectId }: { pipeline: TPipeline; proje
       setOrganizing(true);
       try {
         const { from, result } = pending ?? startLayout(store.getState());
-        const positions = await result;
+        const { positions, routes: laidRoutes } = await result;
         if (!commit && changedSince(from, store.getState())) return;
         store.getState().applyPositions(positions, commit);
+        setRoutes(laidRoutes);
         if (!commit) performance.mark('pipeline:organized');
         fitView();
       } finally {
@@ -142,6 +145,19 @@ export function FlowEditor({ pipeline, projectId }: { pipeline: TPipeline; proje
     if (firstLayout && store.getState().provisional) await organize(false, firstLayout);
   }, [firstLayout, store, organize]);
   useRestoreOnOpen({ store, pipelineId, askRestore, onRestored: fitView, otherwise: firstOrganize });
+  // Saved where Organize put the stages: elk (in its worker) gives the routes of that layout again.
+  useEffect(() => {
+    const opened = store.getState();
+    if (opened.provisional || opened.nodes.length >= LargeGraph) return;
+    let live = true;
+    void startLayout(opened).result.then(({ positions, routes: laidRoutes }) => {
+      const now = store.getState();
+      if (live && !changedSince(opened, now) && sameLayout(now.nodes, positions)) setRoutes(laidRoutes);
+    });
+    return () => {
+      live = false;
+    };
+  }, [store]);
   const blocker = useLeaveGuard(store, dirty);
 
   // --- save
@@ -312,6 +328,7 @@ export function FlowEditor({ pipeline, projectId }: { pipeline: TPipeline; proje
         <EditorCanvas
           store={store}
           actions={actions}
+          routes={routes}
           onNodesChange={store.getState().onNodesChange}
           onEdgesChange={store.getState().onEdgesChange}
           onConnect={onConnect}

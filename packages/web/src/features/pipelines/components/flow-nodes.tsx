@@ -1,8 +1,9 @@
-import { IconBolt, IconHourglass, IconUser } from '@tabler/icons-react';
+import { IconAlarm, IconBolt, IconHourglass, IconUser } from '@tabler/icons-react';
 import { Handle, Position, useStore, type NodeProps, type ReactFlowState } from '@xyflow/react';
 import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ReviewModeLabels, TaskStatuses, TaskStatusLabels, type TReviewMode } from '@stageline/shared';
+import { statusChipStyle } from '../../../shared/ui/status-colors';
 import type { TFlowNode } from '../lib/graph-model';
 import { useFlowActions } from './flow-actions';
 import classes from './flow.module.css';
@@ -96,13 +97,28 @@ function FullStage({ id, data, selected, sourcePosition, targetPosition }: NodeP
       {counters ? (
         <div className={classes.counters} data-testid="flow-node-counters">
           {TaskStatuses.filter((status) => counters[status] > 0).map((status) => (
-            <span key={status} className={classes.counter} data-status={status} title={t(TaskStatusLabels[status])}>
+            <span
+              key={status}
+              className={classes.counter}
+              data-status={status}
+              style={statusChipStyle(status)}
+              title={`${t(TaskStatusLabels[status])}: ${counters[status]}`}
+              aria-label={`${t(TaskStatusLabels[status])}: ${counters[status]}`}
+            >
               {counters[status]}
             </span>
           ))}
+          {TaskStatuses.every((status) => counters[status] === 0) ? (
+            <span className={classes.noTasks}>{t('No tasks')}</span>
+          ) : null}
           {counters.overdue > 0 ? (
-            <span className={classes.counter} data-status="overdue" title={t('Overdue')}>
-              {counters.overdue}
+            <span
+              className={classes.counter}
+              data-status="overdue"
+              title={`${t('Overdue')}: ${counters.overdue}`}
+              aria-label={`${t('Overdue')}: ${counters.overdue}`}
+            >
+              <IconAlarm size={10} aria-hidden /> {counters.overdue}
             </span>
           ) : null}
         </div>

@@ -6,8 +6,9 @@ import { memo, useEffect, useMemo, useRef } from 'react';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { needsLayout, type TFlowEdge, type TFlowNode } from '../lib/graph-model';
+import type { TPoint } from '../lib/layout';
 import { FlowActionsContext, type TFlowActions } from './flow-actions';
-import { edgeTypes } from './flow-edge';
+import { EdgeRoutesContext, edgeTypes } from './flow-edge';
 import classes from './flow.module.css';
 import { nodeTypes } from './flow-nodes';
 
@@ -45,7 +46,8 @@ const none: never[] = [];
  * editor (with `actions`). Colours come from Mantine's variables, so both themes follow the app.
  * Stages that still wait for their layout (all at one point) are not drawn: a loader shows until
  * they have positions, so a large pipeline never renders every node stacked at the origin.
- * `highlightStageId` marks one stage (the task screen's Diagram tab shows the task's stage).
+ * `highlightStageId` marks one stage (the task screen's Diagram tab shows the task's stage);
+ * `routes` are elk's edge routes of the last layout (`useDiagramLayout`, the editor's Organize).
  */
 export const PipelineDiagram = memo(function PipelineDiagram({
   actions,
@@ -53,8 +55,13 @@ export const PipelineDiagram = memo(function PipelineDiagram({
   nodes = none,
   edges = none,
   highlightStageId,
+  routes = null,
   ...props
-}: ReactFlowProps<TFlowNode, TFlowEdge> & { actions?: TFlowActions; highlightStageId?: number | string | null }) {
+}: ReactFlowProps<TFlowNode, TFlowEdge> & {
+  actions?: TFlowActions;
+  highlightStageId?: number | string | null;
+  routes?: ReadonlyMap<string, TPoint[]> | null;
+}) {
   const scheme = useComputedColorScheme('light');
   const roomy = useMediaQuery('(min-width: 576px)', true);
   const { t } = useTranslation();
@@ -85,33 +92,35 @@ export const PipelineDiagram = memo(function PipelineDiagram({
   useFirstRenderMarks(placed && nodes.length > 0);
   return (
     <FlowActionsContext.Provider value={actions ?? null}>
-      <ReactFlow<TFlowNode, TFlowEdge>
-        nodeTypes={nodeTypes}
-        edgeTypes={edgeTypes}
-        colorMode={scheme}
-        fitView
-        fitViewOptions={fitViewOptions}
-        minZoom={0.05}
-        onlyRenderVisibleElements
-        proOptions={proOptions}
-        data-testid="flow-canvas"
-        data-placed={placed ? 'true' : 'false'}
-        nodes={placed ? shown : none}
-        edges={placed ? edges : none}
-        {...props}
-        ariaLabelConfig={ariaLabelConfig}
-      >
-        <Background gap={20} />
-        {/* On a phone the minimap would cover a third of the canvas. */}
-        {roomy ? <MiniMap<TFlowNode> pannable zoomable nodeColor={minimapColor} /> : null}
-        <Controls showInteractive={false} />
-        {children}
-        {placed ? null : (
-          <Center className={classes.loading} data-testid="flow-layout-pending">
-            <Loader />
-          </Center>
-        )}
-      </ReactFlow>
+      <EdgeRoutesContext.Provider value={routes}>
+        <ReactFlow<TFlowNode, TFlowEdge>
+          nodeTypes={nodeTypes}
+          edgeTypes={edgeTypes}
+          colorMode={scheme}
+          fitView
+          fitViewOptions={fitViewOptions}
+          minZoom={0.05}
+          onlyRenderVisibleElements
+          proOptions={proOptions}
+          data-testid="flow-canvas"
+          data-placed={placed ? 'true' : 'false'}
+          nodes={placed ? shown : none}
+          edges={placed ? edges : none}
+          {...props}
+          ariaLabelConfig={ariaLabelConfig}
+        >
+          <Background gap={20} />
+          {/* On a phone the minimap would cover a third of the canvas. */}
+          {roomy ? <MiniMap<TFlowNode> pannable zoomable nodeColor={minimapColor} /> : null}
+          <Controls showInteractive={false} />
+          {children}
+          {placed ? null : (
+            <Center className={classes.loading} data-testid="flow-layout-pending">
+              <Loader />
+            </Center>
+          )}
+        </ReactFlow>
+      </EdgeRoutesContext.Provider>
     </FlowActionsContext.Provider>
   );
 });

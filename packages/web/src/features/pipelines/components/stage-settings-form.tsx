@@ -2,6 +2,7 @@ import {
   Alert,
   Button,
   Checkbox,
+  Divider,
   Drawer,
   Group,
   MultiSelect,
@@ -26,6 +27,7 @@ import {
 } from '@stageline/shared';
 import { issueOf } from '../../../shared/lib/zod-resolver';
 import { bulkPatchStages, patchStage, useStageMembers } from '../api';
+import { StageReviewRules } from './stage-review-rules';
 import { blankMixed, changedFields, commonSettings, StageFields, type TStageField } from '../lib/stage-patch';
 
 type TDueMode = 'none' | 'days' | 'date';
@@ -66,6 +68,13 @@ export function StageSettingsDrawer({
           onClose={onClose}
           onSaved={onSaved}
         />
+      ) : null}
+      {/* Teams and review rules (docs/review-rules.md): one stage at a time, saved on their own. */}
+      {stages?.length === 1 && stages[0]!.kind === 'stage' ? (
+        <>
+          <Divider my="lg" />
+          <StageReviewRules stageId={stages[0]!.id} projectId={projectId} />
+        </>
       ) : null}
     </Drawer>
   );

@@ -1,9 +1,10 @@
-import { Anchor, Table, Text } from '@mantine/core';
+import { Anchor, Stack, Table, Text } from '@mantine/core';
 import { Link, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { paths, type TPipelineSummary } from '@stageline/shared';
 import { useDates } from '../../../shared/i18n/use-dates';
-import { markdownToPlainText } from '../../../shared/lib/markdown-text';
+import { StatusBar } from '../../../shared/ui/status-bar';
+import { markdownToPlainText } from '@stageline/shared/markdown';
 import { TaskCounters } from './task-counters';
 
 /** A project's pipelines; a click on a row opens the pipeline. */
@@ -48,8 +49,11 @@ export function PipelineListTable({ projectId, pipelines }: { projectId: number;
                 ) : null}
               </Table.Td>
               <Table.Td data-testid="pipeline-stages-count">{pipeline.stages_count}</Table.Td>
-              <Table.Td>
-                <TaskCounters counters={pipeline.task_counters} />
+              <Table.Td miw={200}>
+                <Stack gap={6}>
+                  <StatusBar counters={pipeline.task_counters} testId="pipeline-row-bar" />
+                  <TaskCounters counters={pipeline.task_counters} />
+                </Stack>
               </Table.Td>
               <Table.Td>
                 <Text size="sm" c="dimmed">

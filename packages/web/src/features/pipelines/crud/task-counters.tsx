@@ -1,14 +1,7 @@
 import { Badge, Group, Text, Tooltip } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { TaskStatuses, TaskStatusLabels, type TTaskCountersDto, type TTaskStatus } from '@stageline/shared';
-
-const colors: Record<TTaskStatus, string> = {
-  todo: 'gray',
-  in_progress: 'blue',
-  review: 'violet',
-  edit: 'orange',
-  done: 'teal',
-};
+import { TaskStatuses, TaskStatusLabels, type TTaskCountersDto } from '@stageline/shared';
+import { overdueColor, statusColors } from '../../../shared/ui/status-colors';
 
 /** A pipeline's tasks by status as small badges (only the statuses that have tasks), overdue in red. */
 export function TaskCounters({ counters }: { counters: TTaskCountersDto }) {
@@ -25,13 +18,13 @@ export function TaskCounters({ counters }: { counters: TTaskCountersDto }) {
     <Group gap={4} wrap="wrap">
       {present.map((status) => (
         <Tooltip key={status} label={t(TaskStatusLabels[status])}>
-          <Badge size="sm" variant="light" color={colors[status]} data-testid={`pipeline-counter-${status}`}>
+          <Badge size="sm" variant="light" color={statusColors[status]} data-testid={`pipeline-counter-${status}`}>
             {t(TaskStatusLabels[status])}: {counters[status]}
           </Badge>
         </Tooltip>
       ))}
       {counters.overdue > 0 ? (
-        <Badge size="sm" variant="filled" color="red" data-testid="pipeline-counter-overdue">
+        <Badge size="sm" variant="filled" color={overdueColor} data-testid="pipeline-counter-overdue">
           {t('Overdue')}: {counters.overdue}
         </Badge>
       ) : null}

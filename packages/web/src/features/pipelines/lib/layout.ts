@@ -7,9 +7,9 @@ export type TPoint = { x: number; y: number };
 
 export const DefaultNodeSize = { width: 200, height: 72 };
 /** Between layers (columns of a horizontal pipeline) and between nodes of one layer. */
-const Spacing = { layers: 80, nodes: 40 };
+const Spacing = { layers: 80, nodes: 40, edges: 20 };
 /** From this many nodes elk makes one crossing-minimisation pass instead of its default seven. */
-const LargeGraph = 100;
+export const LargeGraph = 100;
 
 type TElk = Pick<ELK, 'layout'>;
 let elkPromise: Promise<TElk> | null = null;
@@ -51,6 +51,49 @@ export function preloadLayout(): void {
   );
 }
 
+/** What elk answers: each node's top-left corner, and each drawn edge's orthogonal route. */
+export type TLayoutResult = {
+  positions: Map<string, TPoint>;
+  /** By `routeKey(source, target)`: from the source's handle, through elk's bends, to the target's. */
+  routes: Map<string, TPoint[]>;
+};
+
+/** The key of an edge's route: the editor's edge id (`graph-model.ts` `edgeId`). */
+export const routeKey = (source: string, target: string) => `${source}->${target}`;
+
+const sizeOf = (n: TLayoutNode) => ({
+  width: n.width ?? DefaultNodeSize.width,
+  height: n.height ?? DefaultNodeSize.height,
+});
+
+/**
+ * Each node has one port in and one out, fixed at the middle of the sides where the diagram draws its
+ * handles (left/right, or top/bottom for a vertical pipeline): elk's routes then start and end where
+ * React Flow draws the edge's ends, and its bends go around the nodes.
+ */
+function ports(n: TLayoutNode, orientation: TLayout) {
+  const { width, height } = sizeOf(n);
+  const horizontal = orientation === 'horizontal';
+  return [
+    {
+      id: `${n.id}:in`,
+      width: 0,
+      height: 0,
+      x: horizontal ? 0 : width / 2,
+      y: horizontal ? height / 2 : 0,
+      layoutOptions: { 'elk.port.side': horizontal ? 'WEST' : 'NORTH' },
+    },
+    {
+      id: `${n.id}:out`,
+      width: 0,
+      height: 0,
+      x: horizontal ? width : width / 2,
+      y: horizontal ? height / 2 : height,
+      layoutOptions: { 'elk.port.side': horizontal ? 'EAST' : 'SOUTH' },
+    },
+  ];
+}
+
 function elkGraph(nodes: readonly TLayoutNode[], edges: readonly TLayoutEdge[], orientation: TLayout): ElkNode {
   const ids = new Set(nodes.map((n) => n.id));
   return {
@@ -60,6 +103,8 @@ function elkGraph(nodes: readonly TLayoutNode[], edges: readonly TLayoutEdge[], 
       'elk.direction': orientation === 'horizontal' ? 'RIGHT' : 'DOWN',
       'elk.layered.spacing.nodeNodeBetweenLayers': String(Spacing.layers),
       'elk.spacing.nodeNode': String(Spacing.nodes),
+      'elk.layered.spacing.edgeNodeBetweenLayers': String(Spacing.edges),
+      'elk.spacing.edgeNode': String(Spacing.edges),
       // Brandes–Köpf with one balanced alignment: straight chains, and a compact layer (with the
       // four alignments elk picks from by default, a 500-stage grid came out four times as tall).
       'elk.layered.nodePlacement.strategy': 'BRANDES_KOEPF',
@@ -70,28 +115,95 @@ function elkGraph(nodes: readonly TLayoutNode[], edges: readonly TLayoutEdge[], 
     },
     children: nodes.map((n) => ({
       id: n.id,
-      width: n.width ?? DefaultNodeSize.width,
-      height: n.height ?? DefaultNodeSize.height,
+      ...sizeOf(n),
+      layoutOptions: { 'elk.portConstraints': 'FIXED_POS' },
+      ports: ports(n, orientation),
     })),
     edges: edges
       .filter((e) => ids.has(e.source) && ids.has(e.target))
-      .map((e, index) => ({ id: `e${index}`, sources: [e.source], targets: [e.target] })),
+      .map((e) => ({ id: routeKey(e.source, e.target), sources: [`${e.source}:out`], targets: [`${e.target}:in`] })),
   };
 }
 
 /**
+ * Stages with no connection at all, in a row after the flow (under a horizontal pipeline, beside a
+ * vertical one), wrapped at the flow's breadth: elk would pack each as its own component, and they
+ * came out stacked in one column beside Start. Positions are relative to the flow's box.
+ */
+function placeLoose(
+  loose: readonly TLayoutNode[],
+  flow: { width: number; height: number },
+  orientation: TLayout,
+): Map<string, TPoint> {
+  const horizontal = orientation === 'horizontal';
+  const breadth = Math.max(horizontal ? flow.width : flow.height, 3 * (DefaultNodeSize.width + Spacing.nodes));
+  const start = flow.width === 0 && flow.height === 0 ? 0 : (horizontal ? flow.height : flow.width) + Spacing.layers;
+  const at = new Map<string, TPoint>();
+  let along = 0;
+  let across = start;
+  let thickness = 0;
+  for (const n of loose) {
+    const { width, height } = sizeOf(n);
+    const [length, depth] = horizontal ? [width, height] : [height, width];
+    if (along > 0 && along + length > breadth) {
+      along = 0;
+      across += thickness + Spacing.nodes;
+      thickness = 0;
+    }
+    at.set(n.id, horizontal ? { x: along, y: across } : { x: across, y: along });
+    along += length + Spacing.nodes;
+    thickness = Math.max(thickness, depth);
+  }
+  return at;
+}
+
+/**
  * The "Organize" layout: elk's layered algorithm, left to right for a horizontal pipeline and top
- * to bottom for a vertical one. Pure and promise-based (no DOM), so a Node benchmark can call it;
- * returns each node's top-left corner.
+ * to bottom for a vertical one, with orthogonal edge routes around the nodes (drawn from their bend
+ * points by `StageEdge`); unconnected stages in a row after the flow. Pure and promise-based (no
+ * DOM), so a Node benchmark can call it; positions are each node's top-left corner.
  */
 export async function layoutGraph(
   nodes: readonly TLayoutNode[],
   edges: readonly TLayoutEdge[],
   orientation: TLayout,
-): Promise<Map<string, TPoint>> {
-  const elk = await loadElk();
-  const result = await elk.layout(elkGraph(nodes, edges, orientation));
-  return new Map((result.children ?? []).map((child) => [child.id, { x: child.x ?? 0, y: child.y ?? 0 }]));
+): Promise<TLayoutResult> {
+  const linked = new Set(edges.flatMap((e) => [e.source, e.target]));
+  const connected = nodes.filter((n) => linked.has(n.id));
+  const loose = nodes.filter((n) => !linked.has(n.id));
+  const positions = new Map<string, TPoint>();
+  const routes = new Map<string, TPoint[]>();
+  let box = { width: 0, height: 0 };
+  if (connected.length > 0) {
+    const elk = await loadElk();
+    const result = await elk.layout(elkGraph(connected, edges, orientation));
+    for (const child of result.children ?? []) positions.set(child.id, { x: child.x ?? 0, y: child.y ?? 0 });
+    for (const edge of result.edges ?? []) {
+      const section = edge.sections?.[0];
+      if (!section) continue;
+      routes.set(
+        edge.id,
+        [section.startPoint, ...(section.bendPoints ?? []), section.endPoint].map(({ x, y }) => ({ x, y })),
+      );
+    }
+    box = { width: result.width ?? 0, height: result.height ?? 0 };
+  }
+  for (const [id, p] of placeLoose(loose, box, orientation)) positions.set(id, p);
+  return { positions, routes };
+}
+
+/**
+ * Whether every node stands where `positions` (a layout of elk's) puts it, to the pixel: a pipeline
+ * saved right after Organize, whose edges can then follow that layout's routes.
+ */
+export function sameLayout(
+  nodes: readonly { id: string; position: TPoint }[],
+  positions: ReadonlyMap<string, TPoint>,
+): boolean {
+  return nodes.every((n) => {
+    const p = positions.get(n.id);
+    return !!p && Math.abs(p.x - n.position.x) < 1 && Math.abs(p.y - n.position.y) < 1;
+  });
 }
 
 /**

@@ -2,12 +2,12 @@ import { Alert } from '@mantine/core';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { can, paths, type TProject } from '@stageline/shared';
+import { paths, type TProject } from '@stageline/shared';
 import { formError } from '../../../shared/lib/form-errors';
 import { RecordView } from '../../../shared/records';
 import { PageCard } from '../../../shared/ui/page-card';
 import { showToast } from '../../../shared/ui/toast';
-import { useOpenProject, useProjectRecord, useWorkspaceRole } from '../../projects';
+import { useOpenProject, useProjectRecord, useWorkspaceAbilities } from '../../projects';
 import { useCreatePipeline } from '../crud-api';
 import { PipelineForm, pipelineBody, pipelineFormFields, type TPipelineFormValues } from '../crud/pipeline-form';
 
@@ -26,7 +26,7 @@ export default function PipelineCreateScreen() {
 function CreatePipeline({ project }: { project: TProject }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const role = useWorkspaceRole(project.workspace);
+  const abilities = useWorkspaceAbilities(project.workspace);
   const create = useCreatePipeline();
   const [problem, setProblem] = useState<string | null>(null);
 
@@ -43,7 +43,7 @@ function CreatePipeline({ project }: { project: TProject }) {
 
   return (
     <PageCard title={t('Create pipeline')}>
-      {role !== null && !can(role, 'pipeline', 'create') ? (
+      {abilities !== null && !abilities.pipelines.create ? (
         <Alert color="yellow" data-testid="pipeline-create-denied">
           {t('Your role does not allow creating pipelines in this project.')}
         </Alert>

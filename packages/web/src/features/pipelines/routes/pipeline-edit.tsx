@@ -1,10 +1,10 @@
 import { Alert } from '@mantine/core';
 import { useNavigate, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { can, paths, type TPipeline, type TRole } from '@stageline/shared';
+import { paths, type TPipeline, type TWorkspaceAbilities } from '@stageline/shared';
 import { parseRecordId, RecordDeleteButton, RecordView, type TRecord } from '../../../shared/records';
 import { PageCard } from '../../../shared/ui/page-card';
-import { useOpenProject, useProject, useWorkspaceRole } from '../../projects';
+import { useOpenProject, useProject, useWorkspaceAbilities } from '../../projects';
 import type { TPipelinePatch } from '../crud-api';
 import { PipelineForm, pipelineBody, pipelineFormFields, type TPipelineFormValues } from '../crud/pipeline-form';
 import { usePipelineRecord } from '../crud/use-pipeline-record';
@@ -15,11 +15,11 @@ export default function PipelineEditScreen() {
   const projectId = parseRecordId(useParams().projectId) ?? 0;
   const project = useProject(projectId, projectId > 0);
   useOpenProject(project.data);
-  const role = useWorkspaceRole(project.data?.workspace);
+  const abilities = useWorkspaceAbilities(project.data?.workspace);
   const record = usePipelineRecord(projectId);
   return (
     <RecordView record={record} title={t('Edit pipeline')}>
-      {(pipeline) => <EditPipeline key={pipeline.id} pipeline={pipeline} record={record} role={role} />}
+      {(pipeline) => <EditPipeline key={pipeline.id} pipeline={pipeline} record={record} abilities={abilities} />}
     </RecordView>
   );
 }
@@ -27,11 +27,11 @@ export default function PipelineEditScreen() {
 function EditPipeline({
   pipeline,
   record,
-  role,
+  abilities,
 }: {
   pipeline: TPipeline;
   record: TRecord<TPipeline, TPipelinePatch>;
-  role: TRole | null;
+  abilities: TWorkspaceAbilities | null;
 }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -43,7 +43,7 @@ function EditPipeline({
 
   return (
     <PageCard title={t('Edit pipeline')}>
-      {role !== null && !can(role, 'pipeline', 'update') ? (
+      {abilities !== null && !abilities.pipelines.update ? (
         <Alert color="yellow" data-testid="pipeline-edit-denied">
           {t('Your role does not allow editing this pipeline.')}
         </Alert>
@@ -54,7 +54,7 @@ function EditPipeline({
           submitLabel={t('Save')}
           testPrefix="pipeline-edit"
           extraActions={
-            can(role, 'pipeline', 'delete') ? (
+            (abilities?.pipelines.delete ?? false) ? (
               <RecordDeleteButton record={record} name={pipeline.name} testId="pipeline-delete" />
             ) : null
           }

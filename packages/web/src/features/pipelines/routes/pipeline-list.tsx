@@ -1,11 +1,12 @@
-import { Alert, Button, Group, Loader, Text } from '@mantine/core';
-import { IconPlus } from '@tabler/icons-react';
+import { Alert, Button, Group, Loader } from '@mantine/core';
+import { IconGitBranch, IconPlus } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { can, paths, type TProject } from '@stageline/shared';
+import { paths, type TProject } from '@stageline/shared';
 import { RecordView } from '../../../shared/records';
+import { EmptyState } from '../../../shared/ui/empty-state';
 import { PageCard } from '../../../shared/ui/page-card';
-import { useOpenProject, useProjectRecord, useWorkspaceRole } from '../../projects';
+import { useOpenProject, useProjectRecord, useWorkspaceAbilities } from '../../projects';
 import { usePipelines } from '../crud-api';
 import { PipelineListTable } from '../crud/pipeline-list-table';
 
@@ -23,13 +24,13 @@ export default function PipelineListScreen() {
 
 function PipelineList({ project }: { project: TProject }) {
   const { t } = useTranslation();
-  const role = useWorkspaceRole(project.workspace);
+  const abilities = useWorkspaceAbilities(project.workspace);
   const pipelines = usePipelines(project.id);
   return (
     <PageCard
       title={t('Pipelines')}
       actions={
-        can(role, 'pipeline', 'create') ? (
+        (abilities?.pipelines.create ?? false) ? (
           <Button
             component={Link}
             to={paths.app.pipelineCreate(project.id)}
@@ -48,9 +49,11 @@ function PipelineList({ project }: { project: TProject }) {
       ) : pipelines.isError ? (
         <Alert color="red">{t('Error while loading data')}</Alert>
       ) : pipelines.data.length === 0 ? (
-        <Text c="dimmed" data-testid="pipeline-list-empty">
-          {t('No pipelines yet.')}
-        </Text>
+        <EmptyState icon={<IconGitBranch size={22} />} title={t('No pipelines yet.')} testId="pipeline-list-empty">
+          {t(
+            'A pipeline is the chain of stages every unit goes through (say, Layout → Animation → Render). Create one, draw its stages, then add units: each gets a task on every stage.',
+          )}
+        </EmptyState>
       ) : (
         <PipelineListTable projectId={project.id} pipelines={pipelines.data} />
       )}

@@ -27,7 +27,7 @@ import {
   type TPipelineNode,
   type TTaskStatus,
 } from '@stageline/shared';
-import { statusColors } from '../../../shared/ui/status-colors';
+import { overdueColor, statusColors, statusFill } from '../../../shared/ui/status-colors';
 import { PageCard } from '../../../shared/ui/page-card';
 import { UserMarkdown } from '../../../shared/ui/user-markdown';
 import { pipelineQuery, usePipeline, withStages } from '../api';
@@ -37,8 +37,8 @@ import { StageSettingsDrawer } from '../components/stage-settings-form';
 import { StageSummary } from '../components/stage-summary';
 import { usePipelineRouteIds } from '../hooks/use-route-ids';
 import { usePipelineViewState } from '../hooks/use-pipeline-view-state';
-import { needsLayout, pipelineToSnapshot, quickPositions, type TFlowNode } from '../lib/graph-model';
-import { layoutGraph } from '../lib/layout';
+import { useDiagramLayout } from '../hooks/use-diagram-layout';
+import { pipelineToSnapshot, type TFlowNode } from '../lib/graph-model';
 
 /** What the pipeline screen shows of one unit (`?unit=`) or task (`?task=`): drawn by the tasks feature. */
 export type TPipelineFocusProps = {
@@ -97,26 +97,7 @@ function PipelineView({
   const [editing, setEditing] = useState<TPipelineNode[] | null>(null);
   const layout: TLayout = view.horizontal === null ? pipeline.layout : view.horizontal ? 'horizontal' : 'vertical';
   const base = useMemo(() => pipelineToSnapshot(pipeline, layout), [pipeline, layout]);
-  const [positions, setPositions] = useState<Map<string, { x: number; y: number }> | null>(null);
-  const unplaced = needsLayout(base.nodes);
-  // Saved without positions: the quick layout shows at once, elk's replaces it when ready.
-  const quick = useMemo(() => (unplaced ? quickPositions(base) : null), [unplaced, base]);
-  useEffect(() => {
-    if (!unplaced) return;
-    let live = true;
-    void layoutGraph(
-      base.nodes.map((n) => ({ id: n.id })),
-      base.edges,
-      layout,
-    ).then((result) => {
-      if (!live) return;
-      setPositions(result);
-      requestAnimationFrame(() => void flow.fitView({ padding: 0.15, maxZoom: 1.25 }));
-    });
-    return () => {
-      live = false;
-    };
-  }, [unplaced, base, layout, flow]);
+  const laidOut = useDiagramLayout(base);
   useEffect(() => {
     requestAnimationFrame(() => void flow.fitView({ padding: 0.15, maxZoom: 1.25 }));
   }, [layout, view.fullscreen, flow]);
@@ -125,8 +106,7 @@ function PipelineView({
   const focused = view.stage === null && (view.unit !== null || view.task !== null);
   const nodes = useMemo(
     () =>
-      base.nodes.map((n) => {
-        const position = unplaced ? (positions ?? quick)?.get(n.id) : undefined;
+      laidOut.nodes.map((n) => {
         const isSelected = selected.has(n.id);
         // The open unit's task on this stage, in the status palette (shared/ui/status-colors.ts).
         const status = focused ? shown?.statuses.get(Number(n.id)) : undefined;
@@ -134,17 +114,15 @@ function PipelineView({
           ? {
               className: `unit-status unit-status-${status}`,
               style: {
-                outline: `3px solid var(--mantine-color-${statusColors[status]}-filled)`,
+                outline: `3px solid ${statusFill(status)}`,
                 outlineOffset: 2,
                 borderRadius: 8,
               },
             }
           : {};
-        return position || isSelected || status
-          ? { ...n, ...painted, position: position ?? n.position, selected: isSelected }
-          : n;
+        return isSelected || status ? { ...n, ...painted, selected: isSelected } : n;
       }),
-    [base.nodes, positions, quick, unplaced, selected, focused, shown],
+    [laidOut.nodes, selected, focused, shown],
   );
 
   const onNodeClick = useCallback(
@@ -203,14 +181,15 @@ function PipelineView({
       <Group justify="space-between" gap="xs">
         <Group gap={6} data-testid="pipeline-counters">
           {TaskStatuses.map((status) => (
-            <Badge key={status} variant="light" color="gray">
+            // The status palette: these badges are also the legend of the stages' counters.
+            <Badge key={status} variant="light" color={statusColors[status]} data-status={status}>
               {t(TaskStatusLabels[status])}: {counters[status]}
             </Badge>
           ))}
           {/* Red only when something is overdue, as on a stage (stage-summary). */}
           <Badge
             variant={counters.overdue > 0 ? 'filled' : 'light'}
-            color={counters.overdue > 0 ? 'red' : 'gray'}
+            color={counters.overdue > 0 ? overdueColor : 'gray'}
             data-testid="pipeline-overdue"
             data-overdue={counters.overdue > 0}
           >
@@ -250,6 +229,7 @@ function PipelineView({
         <PipelineDiagram
           nodes={nodes}
           edges={base.edges}
+          routes={laidOut.routes}
           nodesDraggable={false}
           nodesConnectable={false}
           edgesFocusable={false}

@@ -6,6 +6,7 @@ import { showToast } from '../../../shared/ui/toast';
 import { askBrowserPermission, browserPermission } from '../../notifications';
 import { patchMe } from '../api';
 import { Section } from '../../../shared/ui/section';
+import { useSaveMe } from '../hooks/use-save-me';
 
 const frequencyLabels: Record<TEmailFrequency, string> = {
   hourly: 'Hourly',
@@ -18,6 +19,7 @@ const frequencyLabels: Record<TEmailFrequency, string> = {
 export function NotificationsSection({ user }: { user: TMe }) {
   const { t } = useTranslation();
   const [saving, setSaving] = useState<'browser' | 'email' | null>(null);
+  const saveMe = useSaveMe(user.id);
   // Turned on here, but this browser cannot or will not show them (another browser, or blocked since).
   const permission = browserPermission();
   const browserProblem = !user.notify_browser
@@ -51,10 +53,7 @@ export function NotificationsSection({ user }: { user: TMe }) {
     if (!parsed.success || parsed.data === user.email_frequency) return;
     setSaving('email');
     try {
-      await patchMe(user.id, { email_frequency: parsed.data });
-      showToast({ kind: 'success', message: t('Saved') });
-    } catch {
-      showToast({ kind: 'error', message: t('Data was not saved') });
+      await saveMe.save({ email_frequency: parsed.data });
     } finally {
       setSaving(null);
     }

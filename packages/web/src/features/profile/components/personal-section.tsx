@@ -8,6 +8,7 @@ import { zodResolver } from '../../../shared/lib/zod-resolver';
 import { showToast } from '../../../shared/ui/toast';
 import { patchMe } from '../api';
 import { Section } from '../../../shared/ui/section';
+import { useSaveMe } from '../hooks/use-save-me';
 
 type TValues = { first_name: string; last_name: string; username: string };
 const fields = ['first_name', 'last_name', 'username'] as const;
@@ -83,21 +84,12 @@ export function PersonalSection({ user }: { user: TMe }) {
 /** The interface language, stored on the user (for e-mails too) and applied at once. */
 export function LanguageSection({ user }: { user: TMe }) {
   const { t, i18n } = useTranslation();
-  const [saving, setSaving] = useState(false);
+  const { save, saving } = useSaveMe(user.id);
 
   const change = async (value: string | null) => {
     const language = Languages.find((candidate) => candidate === value);
     if (!language || language === user.language) return;
-    setSaving(true);
-    try {
-      await patchMe(user.id, { language });
-      await i18n.changeLanguage(language);
-      showToast({ kind: 'success', message: t('Saved') });
-    } catch {
-      showToast({ kind: 'error', message: t('Data was not saved') });
-    } finally {
-      setSaving(false);
-    }
+    await save({ language }, () => i18n.changeLanguage(language));
   };
 
   return (
@@ -112,7 +104,7 @@ export function LanguageSection({ user }: { user: TMe }) {
         value={user.language}
         onChange={(value) => void change(value)}
         allowDeselect={false}
-        disabled={saving}
+        disabled={saving !== null}
         maw={280}
         data-testid="profile-language"
         comboboxProps={{ withinPortal: true }}

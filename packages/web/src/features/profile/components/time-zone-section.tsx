@@ -1,11 +1,10 @@
 import { Select } from '@mantine/core';
-import { useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TMe } from '@stageline/shared';
 import { browserTimeZone, useTimeZoneStore } from '../../../shared/lib/time-zone';
 import { Section } from '../../../shared/ui/section';
-import { showToast } from '../../../shared/ui/toast';
-import { patchMe } from '../api';
+import { useSaveMe } from '../hooks/use-save-me';
 
 /** Every zone this browser knows, `UTC` first (`Intl.supportedValuesOf` leaves it out). */
 function zoneNames(): string[] {
@@ -19,22 +18,13 @@ function zoneNames(): string[] {
  */
 export function TimeZoneSection({ user }: { user: TMe }) {
   const { t } = useTranslation();
-  const [saving, setSaving] = useState(false);
+  const { save, saving } = useSaveMe(user.id);
   const zones = useMemo(() => zoneNames(), []);
   const current = user.time_zone ?? browserTimeZone();
 
   const change = async (value: string | null) => {
     if (!value || value === user.time_zone) return;
-    setSaving(true);
-    try {
-      await patchMe(user.id, { time_zone: value });
-      useTimeZoneStore.getState().set(value);
-      showToast({ kind: 'success', message: t('Saved') });
-    } catch {
-      showToast({ kind: 'error', message: t('Data was not saved') });
-    } finally {
-      setSaving(false);
-    }
+    await save({ time_zone: value }, () => useTimeZoneStore.getState().set(value));
   };
 
   return (
@@ -50,7 +40,7 @@ export function TimeZoneSection({ user }: { user: TMe }) {
         onChange={(value) => void change(value)}
         searchable
         allowDeselect={false}
-        disabled={saving}
+        disabled={saving !== null}
         maw={360}
         nothingFoundMessage={t('Nothing found')}
         data-testid="profile-time-zone"

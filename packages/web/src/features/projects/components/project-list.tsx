@@ -1,30 +1,32 @@
 import { Anchor, Badge, Button, Group, Loader, Stack, Text } from '@mantine/core';
-import { IconPlus } from '@tabler/icons-react';
+import { IconFolder, IconPlus } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { can, paths } from '@stageline/shared';
+import { paths } from '@stageline/shared';
+import { EmptyState } from '../../../shared/ui/empty-state';
 import { useProjects } from '../api';
-import { useWorkspaceRole } from '../hooks/use-project-role';
+import { useWorkspaceAbilities } from '../hooks/use-workspace-abilities';
 
 /** The projects of a workspace, each with its pipelines and units counted; Create for Members and above. */
 export function ProjectList({ workspaceId }: { workspaceId: number }) {
   const { t } = useTranslation();
   const projects = useProjects(workspaceId);
-  const role = useWorkspaceRole(workspaceId);
-  const create = can(role, 'project', 'create') ? (
-    <Group>
-      <Button
-        component={Link}
-        to={paths.app.projectCreate()}
-        variant="light"
-        size="xs"
-        leftSection={<IconPlus size={14} />}
-        data-testid="project-create-open"
-      >
-        {t('Create project')}
-      </Button>
-    </Group>
-  ) : null;
+  const abilities = useWorkspaceAbilities(workspaceId);
+  const create =
+    (abilities?.projects.create ?? false) ? (
+      <Group>
+        <Button
+          component={Link}
+          to={paths.app.projectCreate()}
+          variant="light"
+          size="xs"
+          leftSection={<IconPlus size={14} />}
+          data-testid="project-create-open"
+        >
+          {t('Create project')}
+        </Button>
+      </Group>
+    ) : null;
 
   if (projects.isPending) return <Loader size="sm" />;
   if (projects.isError) {
@@ -36,12 +38,14 @@ export function ProjectList({ workspaceId }: { workspaceId: number }) {
   }
   if (projects.data.length === 0) {
     return (
-      <Stack gap="xs" align="flex-start">
-        <Text c="dimmed" size="sm" data-testid="project-list-empty">
-          {t('No projects yet.')}
-        </Text>
-        {create}
-      </Stack>
+      <EmptyState
+        icon={<IconFolder size={22} />}
+        title={t('No projects yet.')}
+        testId="project-list-empty"
+        actions={create}
+      >
+        {t('A project holds your pipelines and the units that go through them: a film, a game, a season.')}
+      </EmptyState>
     );
   }
   return (

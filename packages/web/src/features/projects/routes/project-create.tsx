@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { can, paths } from '@stageline/shared';
+import { paths } from '@stageline/shared';
 import { Alert } from '@mantine/core';
 import { formError } from '../../../shared/lib/form-errors';
 import { PageCard } from '../../../shared/ui/page-card';
@@ -15,7 +15,7 @@ import {
   projectFormFields,
   type TProjectFormValues,
 } from '../components/project-form';
-import { useWorkspaceRole } from '../hooks/use-project-role';
+import { useWorkspaceAbilities } from '../hooks/use-workspace-abilities';
 
 /** Creates a project in the current workspace (Members and above), then opens it. */
 export default function ProjectCreateScreen() {
@@ -26,7 +26,7 @@ function CreateProject({ workspaceId }: { workspaceId: number }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const create = useCreateProject();
-  const role = useWorkspaceRole(workspaceId);
+  const abilities = useWorkspaceAbilities(workspaceId);
   const [problem, setProblem] = useState<string | null>(null);
 
   const submit = async (values: TProjectFormValues, setErrors: (errors: Record<string, string>) => void) => {
@@ -43,7 +43,7 @@ function CreateProject({ workspaceId }: { workspaceId: number }) {
 
   return (
     <PageCard title={t('Create project')}>
-      {role !== null && !can(role, 'project', 'create') ? (
+      {abilities !== null && !abilities.projects.create ? (
         <Alert color="yellow" data-testid="project-create-denied">
           {t('Your role does not allow creating projects in this workspace.')}
         </Alert>

@@ -1,13 +1,13 @@
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { Alert } from '@mantine/core';
-import { can, paths, type TProject } from '@stageline/shared';
+import { paths, type TProject } from '@stageline/shared';
 import { RecordDeleteButton, RecordView, type TRecord } from '../../../shared/records';
 import { PageCard } from '../../../shared/ui/page-card';
 import type { TProjectPatch } from '../api';
 import { ProjectForm, projectBody, projectFormFields, type TProjectFormValues } from '../components/project-form';
 import { useOpenProject } from '../hooks/use-open-project';
-import { useWorkspaceRole } from '../hooks/use-project-role';
+import { useWorkspaceAbilities } from '../hooks/use-workspace-abilities';
 import { useProjectRecord } from '../hooks/use-project-record';
 
 /** Edits a project's name, description and review defaults (Members and above); Delete for Admins. */
@@ -25,7 +25,7 @@ export default function ProjectEditScreen() {
 function EditProject({ project, record }: { project: TProject; record: TRecord<TProject, TProjectPatch> }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const role = useWorkspaceRole(project.workspace);
+  const abilities = useWorkspaceAbilities(project.workspace);
 
   const submit = async (values: TProjectFormValues, setErrors: (errors: Record<string, string>) => void) => {
     const saved = await record.save(projectBody(values), { fields: projectFormFields, setErrors });
@@ -34,7 +34,7 @@ function EditProject({ project, record }: { project: TProject; record: TRecord<T
 
   return (
     <PageCard title={t('Edit project')}>
-      {role !== null && !can(role, 'project', 'update') ? (
+      {abilities !== null && !abilities.projects.update ? (
         <Alert color="yellow" data-testid="project-edit-denied">
           {t('Your role does not allow editing this project.')}
         </Alert>
@@ -45,7 +45,7 @@ function EditProject({ project, record }: { project: TProject; record: TRecord<T
           submitLabel={t('Save')}
           testPrefix="project-edit"
           extraActions={
-            can(role, 'project', 'delete') ? (
+            (abilities?.projects.delete ?? false) ? (
               <RecordDeleteButton record={record} name={project.name} testId="project-delete" />
             ) : null
           }

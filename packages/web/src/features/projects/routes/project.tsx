@@ -3,30 +3,45 @@ import { IconEdit, IconGitBranch, IconListDetails } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { can, paths, ReviewModeLabels, type TProject } from '@stageline/shared';
+import { paths, ReviewModeLabels, type TProject } from '@stageline/shared';
 import { RecordDeleteButton, RecordView, type TRecord } from '../../../shared/records';
 import { PageCard } from '../../../shared/ui/page-card';
 import { UserMarkdown } from '../../../shared/ui/user-markdown';
 import type { TProjectPatch } from '../api';
 import { useOpenProject } from '../hooks/use-open-project';
-import { useWorkspaceRole } from '../hooks/use-project-role';
+import { useWorkspaceAbilities } from '../hooks/use-workspace-abilities';
 import { useProjectRecord } from '../hooks/use-project-record';
 
-/** A project at a glance: its review defaults, how many pipelines and units it holds, and where to go. */
-export default function ProjectScreen() {
+/** What the app's routing puts on the project screen: the pipelines' progress (`overview`). */
+export type TProjectOverview = (project: TProject, can: { createPipeline: boolean }) => ReactNode;
+
+/**
+ * A project at a glance: its pipelines' progress and who is loaded (`overview`, from the pipelines
+ * feature through the app's routing), how many pipelines and units it holds, where to go, and its
+ * review defaults.
+ */
+export default function ProjectScreen({ overview }: { overview?: TProjectOverview }) {
   const { t } = useTranslation();
   const record = useProjectRecord();
   useOpenProject(record.data);
   return (
     <RecordView record={record} title={t('Project')}>
-      {(project) => <Overview project={project} record={record} />}
+      {(project) => <Overview project={project} record={record} overview={overview} />}
     </RecordView>
   );
 }
 
-function Overview({ project, record }: { project: TProject; record: TRecord<TProject, TProjectPatch> }) {
+function Overview({
+  project,
+  record,
+  overview,
+}: {
+  project: TProject;
+  record: TRecord<TProject, TProjectPatch>;
+  overview?: TProjectOverview;
+}) {
   const { t } = useTranslation();
-  const role = useWorkspaceRole(project.workspace);
+  const abilities = useWorkspaceAbilities(project.workspace);
   const { defaults } = project;
   const yesNo = (value: boolean) => (value ? t('Yes') : t('No'));
   return (
@@ -34,7 +49,7 @@ function Overview({ project, record }: { project: TProject; record: TRecord<TPro
       title={<span data-testid="project-name">{project.name}</span>}
       actions={
         <>
-          {can(role, 'project', 'update') ? (
+          {(abilities?.projects.update ?? false) ? (
             <Button
               component={Link}
               to={paths.app.projectEdit(project.id)}
@@ -45,7 +60,7 @@ function Overview({ project, record }: { project: TProject; record: TRecord<TPro
               {t('Edit')}
             </Button>
           ) : null}
-          {can(role, 'project', 'delete') ? (
+          {(abilities?.projects.delete ?? false) ? (
             <RecordDeleteButton record={record} name={project.name} testId="project-delete" />
           ) : null}
         </>
@@ -53,6 +68,7 @@ function Overview({ project, record }: { project: TProject; record: TRecord<TPro
     >
       <Stack gap="lg" data-testid="project-card" data-id={project.id}>
         {project.description ? <UserMarkdown text={project.description} testId="project-description" /> : null}
+        {overview?.(project, { createPipeline: abilities?.pipelines.create ?? false })}
         <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm">
           <Section
             title={t('Pipelines')}

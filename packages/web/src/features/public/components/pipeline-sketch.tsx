@@ -1,5 +1,6 @@
 import { Paper } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { statusFill } from '../../../shared/ui/status-colors';
 
 type SketchNode = {
   id: string;
@@ -25,11 +26,12 @@ const edges: [string, string][] = [
   ['anim', 'render'],
   ['render', 'end'],
 ];
+/** The app's status palette (docs/design.md), so the landing page shows what the app will. */
 const colors: Record<SketchNode['status'], string> = {
-  done: 'var(--mantine-color-teal-6)',
-  review: 'var(--mantine-color-yellow-6)',
-  in_progress: 'var(--mantine-color-blue-6)',
-  todo: 'var(--mantine-color-gray-5)',
+  done: statusFill('done'),
+  review: statusFill('review'),
+  in_progress: statusFill('in_progress'),
+  todo: statusFill('todo'),
   edge: 'var(--mantine-color-dark-3)',
 };
 

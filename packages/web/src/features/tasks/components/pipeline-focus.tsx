@@ -6,7 +6,6 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { flowOrder, paths, type TTaskStatus } from '@stageline/shared';
 import { TaskStatusBadge } from '../../../shared/ui/task-status-badge';
-import { useSession } from '../../auth';
 import type { TPipelineFocusProps } from '../../pipelines/read-only';
 import { unitQueryOptions } from '../../units';
 import { taskQueryOptions } from '../api';
@@ -19,7 +18,6 @@ import { TaskDetails } from './task-details';
  */
 export function PipelineFocus({ pipeline, unitId, taskId, onOpen, onShow }: TPipelineFocusProps) {
   const { t } = useTranslation();
-  const { user } = useSession();
   const task = useQuery({ ...taskQueryOptions(taskId ?? 0), enabled: taskId !== null });
   const shownUnitId = task.data?.unit.id ?? unitId;
   const unit = useQuery({ ...unitQueryOptions(shownUnitId ?? 0), enabled: shownUnitId !== null });
@@ -30,11 +28,7 @@ export function PipelineFocus({ pipeline, unitId, taskId, onOpen, onShow }: TPip
   const order = useMemo(() => flowOrder(pipeline.nodes, pipeline.edges), [pipeline.nodes, pipeline.edges]);
   const onThisPipeline = unit.data?.pipeline === pipeline.id;
 
-  const title = task.data
-    ? `${task.data.unit.name} · ${task.data.stage.name}`
-    : unit.data
-      ? unit.data.name
-      : null;
+  const title = task.data ? `${task.data.unit.name} · ${task.data.stage.name}` : unit.data ? unit.data.name : null;
   const statuses = unit.data;
   useEffect(() => {
     if (!statuses || title === null || statuses.pipeline !== pipeline.id) {
@@ -84,7 +78,7 @@ export function PipelineFocus({ pipeline, unitId, taskId, onOpen, onShow }: TPip
             </Group>
           </Anchor>
         </Group>
-        <TaskDetails task={task.data} userId={user?.id ?? null} />
+        <TaskDetails task={task.data} />
       </Stack>
     );
   }
@@ -128,7 +122,12 @@ export function PipelineFocus({ pipeline, unitId, taskId, onOpen, onShow }: TPip
           })}
         </Table.Tbody>
       </Table>
-      <Anchor component={Link} to={paths.app.unit(unit.data.project, unit.data.id)} size="sm" data-testid="pipeline-focus-unit-page">
+      <Anchor
+        component={Link}
+        to={paths.app.unit(unit.data.project, unit.data.id)}
+        size="sm"
+        data-testid="pipeline-focus-unit-page"
+      >
         {t('Open the unit page')}
       </Anchor>
     </Stack>

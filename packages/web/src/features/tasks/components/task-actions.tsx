@@ -2,79 +2,24 @@ import { Button, Group, Select, Stack, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconCheck, IconPlayerPlay, IconSend, IconX } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import {
-  can,
-  canReview,
-  canWork,
-  reviewDecision,
-  ReviewModes,
-  TaskStatuses,
-  TaskStatusLabels,
-  type TReviewMode,
-  type TRole,
-  type TTask,
-  type TTaskStatus,
-} from '@stageline/shared';
+import { ReviewRuleMessages, TaskStatusLabels, type TTask } from '@stageline/shared';
 import { useRegisterCommands } from '../../../shared/lib/commands';
 import { showToast } from '../../../shared/ui/toast';
 import { useTaskCommand, type TTaskCommand } from '../api';
 import { AcceptDialog, RejectDialog } from './reject-dialog';
+import { CurrentRoundFiles, SubmitWithFiles } from './round-files';
 import { showTaskUpdateError } from './task-errors';
 
-const asMode = (mode: string): TReviewMode | null =>
-  (ReviewModes as readonly string[]).includes(mode) ? (mode as TReviewMode) : null;
-
-/** What the caller may do with the task, from the same rules the server applies (docs/rules.md §Roles). */
-export function taskAbilities(task: TTask, userId: number | null) {
-  const role = task.role as TRole;
-  const isAssignee = userId !== null && task.assignees.some((a) => a.id === userId);
-  const isReviewer = userId !== null && task.reviewers.some((r) => r.id === userId);
-  const iteration = task.iteration;
-  const reacted =
-    userId !== null &&
-    !!iteration &&
-    !iteration.closed &&
-    (iteration.accepted_by.includes(userId) || iteration.rejected_by.includes(userId));
-  const work = canWork(role, isAssignee);
-  return {
-    start: work && task.status === 'todo',
-    submit: work && (task.status === 'in_progress' || task.status === 'edit'),
-    review: canReview(isReviewer) && task.status === 'review' && !reacted,
-    reacted: task.status === 'review' && reacted,
-    setStatus: can(role, 'task', 'set_status'),
-    update: can(role, 'task', 'update'),
-  };
-}
-
 /**
- * What the caller's reaction would do under the stage's review mode (the engine's `reviewDecision`):
- * 'done' / 'edit' when it closes the round, null when the round waits for others.
+ * Start, Submit, Accept, Reject and the Member's status select: exactly those the server says the
+ * caller may use now (`task.abilities`, docs/architecture.md "Abilities").
  */
-function predict(task: TTask, userId: number, verdict: 'accept' | 'reject'): 'done' | 'edit' | null {
-  const mode = asMode(task.stage.review_mode);
-  if (!mode || !task.iteration || task.iteration.closed) return null;
-  const { accepted_by, rejected_by } = task.iteration;
-  return reviewDecision(
-    mode,
-    task.reviewers.map((r) => r.id),
-    {
-      number: task.iteration.number,
-      acceptedBy: verdict === 'accept' ? [...accepted_by, userId] : accepted_by,
-      rejectedBy: verdict === 'reject' ? [...rejected_by, userId] : rejected_by,
-      returnTo: [],
-      closed: false,
-      outcome: null,
-    },
-  );
-}
-
-/** Start, Submit, Accept, Reject and the Member's status select: only those that apply to the caller. */
-export function TaskActions({ task, userId }: { task: TTask; userId: number | null }) {
+export function TaskActions({ task }: { task: TTask }) {
   const { t } = useTranslation();
   const command = useTaskCommand(task.id);
   const [rejecting, reject] = useDisclosure(false);
   const [accepting, accept] = useDisclosure(false);
-  const able = taskAbilities(task, userId);
+  const able = task.abilities;
 
   const run = async (next: TTaskCommand, success: string): Promise<boolean> => {
     try {
@@ -87,14 +32,13 @@ export function TaskActions({ task, userId }: { task: TTask; userId: number | nu
     }
   };
 
-  const acceptOutcome = userId === null ? null : predict(task, userId, 'accept');
   const acceptHint =
-    acceptOutcome === 'done'
+    able.accept_outcome === 'done'
       ? t('Your acceptance completes the review: the task becomes Done.')
-      : acceptOutcome === 'edit'
+      : able.accept_outcome === 'edit'
         ? t('A reviewer has already rejected: the task goes to Edit.')
         : t('The task stays in review until the other reviewers react.');
-  const statuses = TaskStatuses.map((status: TTaskStatus) => ({ value: status, label: t(TaskStatusLabels[status]) }));
+  const statuses = able.statuses.map((status) => ({ value: status, label: t(TaskStatusLabels[status]) }));
 
   // The same actions in the command palette and on their keys (a: accept, r: reject).
   useRegisterCommands(`task-actions:${task.id}`, [
@@ -141,6 +85,9 @@ export function TaskActions({ task, userId }: { task: TTask; userId: number | nu
             {t('Submit')}
           </Button>
         ) : null}
+        {able.submit ? (
+          <SubmitWithFiles task={task} onSubmit={() => run({ kind: 'submit' }, t('Task submitted'))} />
+        ) : null}
         {able.review ? (
           <>
             <Button color="green" leftSection={<IconCheck size={16} />} onClick={accept.open} data-testid="task-accept">
@@ -157,7 +104,7 @@ export function TaskActions({ task, userId }: { task: TTask; userId: number | nu
             </Button>
           </>
         ) : null}
-        {able.setStatus ? (
+        {statuses.length > 0 ? (
           <Select
             aria-label={t('Set status')}
             placeholder={t('Set status')}
@@ -174,6 +121,12 @@ export function TaskActions({ task, userId }: { task: TTask; userId: number | nu
           />
         ) : null}
       </Group>
+      <CurrentRoundFiles task={task} />
+      {able.self_review ? (
+        <Text size="sm" c="dimmed" data-testid="task-self-review">
+          {t(ReviewRuleMessages.selfReview)}
+        </Text>
+      ) : null}
       {able.reacted ? (
         <Text size="sm" c="dimmed" data-testid="task-reacted">
           {t('You have already reacted in this review round.')}

@@ -16,7 +16,9 @@ type TValues = { useDefaults: boolean; assignees: string[]; reviewers: string[];
 const valuesOf = (task: TTask, toPicker: (value: string) => Date): TValues => ({
   useDefaults: task.use_stage_defaults,
   assignees: task.assignees.map((a) => String(a.id)),
-  reviewers: task.reviewers.map((r) => String(r.id)),
+  // Teams and review rules: reviewers through a team show as the team (TaskTeams), not one by one,
+  // so saving own values never turns a team's members into reviewers of their own.
+  reviewers: task.reviewers.filter((r) => !(task.team_reviewers ?? []).includes(r.id)).map((r) => String(r.id)),
   due: task.due_date ? toPicker(task.due_date) : null,
 });
 

@@ -8,6 +8,7 @@ import { UserMarkdown } from '../../../shared/ui/user-markdown';
 import { pipelineQuery } from '../../pipelines/read-only';
 import { unitQueryOptions } from '../../units';
 import { TaskStatusBadge } from '../../../shared/ui/task-status-badge';
+import { HistoryFiles, useRoundFiles } from './round-files';
 
 type TNeighbour = { task: number; stage: number; name: string; status: TTaskStatus };
 
@@ -81,6 +82,7 @@ export function TaskContext({ task }: { task: TTask }) {
       });
   }
   const history = [...task.history].reverse();
+  const ofRound = useRoundFiles(task.id);
 
   return (
     <Stack gap="lg">
@@ -134,6 +136,7 @@ export function TaskContext({ task }: { task: TTask }) {
                   {entry.from || entry.to ? <Text size="xs">→</Text> : null}
                   {entry.to ? <TaskStatusBadge status={entry.to} size="xs" /> : null}
                 </Group>
+                {entry.action === 'submit' ? <HistoryFiles files={ofRound(entry.iteration)} /> : null}
                 {entry.comment ? (
                   <Text size="sm" mt={4} style={{ whiteSpace: 'pre-wrap' }} data-testid="task-history-comment">
                     {entry.comment}

@@ -1,10 +1,11 @@
 import { Anchor, Badge, Divider, Group, SimpleGrid, Stack, Text } from '@mantine/core';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { paths, ReviewModeLabels, ReviewModes, type TReviewMode, type TTask } from '@stageline/shared';
+import { paths, ReviewModeLabels, type TTask } from '@stageline/shared';
 import { useDates } from '../../../shared/i18n/use-dates';
-import { TaskActions, taskAbilities } from './task-actions';
+import { TaskActions } from './task-actions';
 import { TaskAssignment } from './task-assignment';
+import { TaskTeams } from './task-teams';
 import { TaskFlags, TaskStatusBadge } from '../../../shared/ui/task-status-badge';
 
 function Field({ label, children }: { label: string; children: React.ReactNode }) {
@@ -45,13 +46,10 @@ function RoundOutcome({ task }: { task: TTask }) {
 }
 
 /** The Details tab: status and flags, where the task belongs, what the caller can do, the review round. */
-export function TaskDetails({ task, userId }: { task: TTask; userId: number | null }) {
+export function TaskDetails({ task }: { task: TTask }) {
   const { t } = useTranslation();
   const { formatCalendar, formatTime } = useDates();
-  const able = taskAbilities(task, userId);
-  const mode = (ReviewModes as readonly string[]).includes(task.stage.review_mode)
-    ? (task.stage.review_mode as TReviewMode)
-    : null;
+  const mode = task.stage.review_mode;
   const nameOf = (id: number) =>
     [...task.reviewers, ...task.assignees].find((p) => p.id === id)?.name ?? t('User {{id}}', { id });
   const iteration = task.iteration;
@@ -91,10 +89,11 @@ export function TaskDetails({ task, userId }: { task: TTask; userId: number | nu
           </Text>
         </Field>
       </SimpleGrid>
-      <TaskActions task={task} userId={userId} />
+      <TaskActions task={task} />
+      <TaskTeams task={task} />
       <Divider />
       <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="xl">
-        <TaskAssignment task={task} workspaceId={task.project.workspace} editable={able.update} />
+        <TaskAssignment task={task} workspaceId={task.project.workspace} editable={task.abilities.update} />
         <Stack gap="sm" data-testid="task-iteration">
           <Text fw={600}>{t('Review')}</Text>
           {mode ? (

@@ -1,17 +1,9 @@
 import { Alert, Box, Center, Loader } from '@mantine/core';
-import { ReactFlowProvider, useReactFlow } from '@xyflow/react';
-import { useEffect, useMemo, useState } from 'react';
+import { ReactFlowProvider } from '@xyflow/react';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TPipeline } from '@stageline/shared';
-import {
-  layoutGraph,
-  needsLayout,
-  PipelineDiagram,
-  pipelineToSnapshot,
-  quickPositions,
-  usePipeline,
-  type TFlowNode,
-} from '../../pipelines/read-only';
+import { PipelineDiagram, pipelineToSnapshot, useDiagramLayout, usePipeline } from '../../pipelines/read-only';
 
 /** The Diagram tab: the task's pipeline, read-only, with the task's stage marked. */
 export function TaskDiagram({ pipelineId, stageId }: { pipelineId: number; stageId: number }) {
@@ -32,35 +24,8 @@ export function TaskDiagram({ pipelineId, stageId }: { pipelineId: number; stage
 }
 
 function Diagram({ pipeline, stageId }: { pipeline: TPipeline; stageId: number }) {
-  const flow = useReactFlow<TFlowNode>();
   const base = useMemo(() => pipelineToSnapshot(pipeline), [pipeline]);
-  const unplaced = needsLayout(base.nodes);
-  const [positions, setPositions] = useState<Map<string, { x: number; y: number }> | null>(null);
-  // Saved without positions: the quick layout shows at once, elk's replaces it when ready.
-  const quick = useMemo(() => (unplaced ? quickPositions(base) : null), [unplaced, base]);
-  useEffect(() => {
-    if (!unplaced) return;
-    let live = true;
-    void layoutGraph(
-      base.nodes.map((n) => ({ id: n.id })),
-      base.edges,
-      base.layout,
-    ).then((result) => {
-      if (!live) return;
-      setPositions(result);
-      requestAnimationFrame(() => void flow.fitView({ padding: 0.15, maxZoom: 1.25 }));
-    });
-    return () => {
-      live = false;
-    };
-  }, [unplaced, base, flow]);
-  const nodes = useMemo(
-    () =>
-      unplaced
-        ? base.nodes.map((n) => ({ ...n, position: (positions ?? quick)?.get(n.id) ?? n.position }))
-        : base.nodes,
-    [base.nodes, positions, quick, unplaced],
-  );
+  const { nodes, routes } = useDiagramLayout(base);
   return (
     <Box
       h={480}
@@ -70,6 +35,7 @@ function Diagram({ pipeline, stageId }: { pipeline: TPipeline; stageId: number }
       <PipelineDiagram
         nodes={nodes}
         edges={base.edges}
+        routes={routes}
         highlightStageId={stageId}
         nodesDraggable={false}
         nodesConnectable={false}

@@ -5,8 +5,9 @@ import { useTranslation } from 'react-i18next';
 import { paths, type TTask } from '@stageline/shared';
 import { RecordView, useRecord } from '../../../shared/records';
 import { PageCard } from '../../../shared/ui/page-card';
-import { useSession } from '../../auth';
+import { FilesPanel } from '../../attachments';
 import { CommentsPanel } from '../../comments';
+import { useWorkspaceAbilities } from '../../projects';
 import { taskQueryOptions } from '../api';
 import { TaskContext } from '../components/task-context';
 import { TaskDetails } from '../components/task-details';
@@ -34,8 +35,8 @@ export default function TaskScreen() {
 
 function TaskView({ task }: { task: TTask }) {
   const { t } = useTranslation();
-  const { user } = useSession();
   const [params, setParams] = useSearchParams();
+  const abilities = useWorkspaceAbilities(task.project.workspace);
   const raw = params.get('tab');
   const tab: TTab = (tabs as readonly string[]).includes(raw ?? '') ? (raw as TTab) : 'details';
   const select = (value: string | null) =>
@@ -75,7 +76,7 @@ function TaskView({ task }: { task: TTask }) {
           </Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="details" pt="md">
-          <TaskDetails task={task} userId={user?.id ?? null} />
+          <TaskDetails task={task} />
         </Tabs.Panel>
         <Tabs.Panel value="context" pt="md">
           <TaskContext task={task} />
@@ -84,6 +85,7 @@ function TaskView({ task }: { task: TTask }) {
           <TaskDiagram pipelineId={task.pipeline.id} stageId={task.stage.id} />
         </Tabs.Panel>
       </Tabs>
+      <FilesPanel target={{ task: task.id }} canAttach={abilities?.attach ?? false} />
       <CommentsPanel target={{ task: task.id }} workspaceId={task.project.workspace} />
     </PageCard>
   );

@@ -1,12 +1,12 @@
-import { Center, Loader, Skeleton, Stack, Text } from '@mantine/core';
-import { IconAlarm, IconSitemap } from '@tabler/icons-react';
+import { Avatar, Center, Loader, Stack, Text } from '@mantine/core';
+import { IconAlarm, IconPaperclip, IconSitemap } from '@tabler/icons-react';
 import { useQueries, useQuery } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useMemo, useRef } from 'react';
-import { Link } from 'react-router';
+import { memo, useMemo, useRef, type KeyboardEvent, type MouseEvent } from 'react';
+import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { paths, TaskStatusLabels, type TMatrixPage, type TTaskCell } from '@stageline/shared';
-import { statusColors } from '../../../shared/ui/status-colors';
+import { paths, showsReady, TaskStatusLabels, type TMatrixPage, type TTaskCell } from '@stageline/shared';
+import { statusChipStyle } from '../../../shared/ui/status-colors';
 import { matrixPageQueryOptions, type TMatrixFilter } from '../api';
 import classes from './matrix.module.css';
 
@@ -20,85 +20,165 @@ type TRow = TMatrixPage['rows'][number];
 const noStages: TMatrixPage['stages'] = [];
 type TStage = TMatrixPage['stages'][number];
 
-const StatusCell = memo(function StatusCell({ task, stage }: { task: TTaskCell | undefined; stage: TStage }) {
-  const { t } = useTranslation();
+/** Names of the workspace's people by id: the matrix's cells carry assignee ids only. */
+export type TPeople = ReadonlyMap<number, string>;
+const nobody: TPeople = new Map();
+/** Avatars shown in a cell before a "+n". */
+const CellAvatars = 2;
+
+/** A cell's assignees as initials (Mantine's colour of their name), at most two and a "+n". */
+function Assignees({ ids, people }: { ids: readonly number[]; people: TPeople }) {
+  const named = ids.map((id) => people.get(id)).filter((name): name is string => !!name);
+  if (named.length === 0) return null;
+  const extra = named.length - CellAvatars;
+  return (
+    <Avatar.Group spacing={6} className={classes.avatars} data-testid="matrix-cell-assignees">
+      {named.slice(0, CellAvatars).map((name) => (
+        <Avatar key={name} name={name} color="initials" size={20} alt={name} title={name} />
+      ))}
+      {extra > 0 ? <Avatar size={20}>+{extra}</Avatar> : null}
+    </Avatar.Group>
+  );
+}
+
+/** What every cell needs that does not change from cell to cell: translated words, the people. */
+type TCellContext = {
+  people: TPeople;
+  labels: Record<TTaskCell['status'], string>;
+  words: { ready: string; overdue: string; onPipeline: string };
+  /** "3 files", for the paperclip's label. */
+  files: (count: number) => string;
+};
+
+/**
+ * One cell: a plain link (no router component, no hooks) that the grid's one click handler turns
+ * into an in-app navigation; a middle click or Ctrl+click still opens a tab. Ready and overdue are
+ * classes; only the stage and the status are data attributes (docs/decisions.md, "Web speed").
+ */
+function StatusCell({ task, stage, context }: { task: TTaskCell | undefined; stage: TStage; context: TCellContext }) {
   if (!task) return <span className={classes.empty}>—</span>;
-  const color = statusColors[task.status];
-  const label = t(TaskStatusLabels[task.status]);
-  const ready = task.ready && task.status !== 'done';
-  const title = [stage.name, label, ready ? t('Ready') : null, task.overdue ? t('Overdue') : null]
+  const label = context.labels[task.status];
+  const ready = showsReady(task.status, task.ready);
+  const names = task.assignees.length ? task.assignees.map((id) => context.people.get(id)).filter(Boolean) : [];
+  const title = [
+    stage.name,
+    label,
+    ready ? context.words.ready : null,
+    task.overdue ? context.words.overdue : null,
+    task.files > 0 ? context.files(task.files) : null,
+  ]
+    .concat(names.length ? [names.join(', ')] : [])
     .filter(Boolean)
     .join(' · ');
+  let className = classes.cell;
+  if (ready) className += ` ${classes.ready}`;
+  if (task.overdue) className += ` ${classes.overdue}`;
   return (
-    <Link
-      to={paths.app.task(task.id)}
-      className={classes.cell}
-      style={{
-        background: `var(--mantine-color-${color}-light)`,
-        color: `var(--mantine-color-${color}-light-color)`,
-      }}
+    <a
+      href={paths.app.task(task.id)}
+      className={className}
+      style={statusChipStyle(task.status)}
       title={title}
+      tabIndex={-1}
       data-testid="matrix-cell"
-      data-task-id={task.id}
       data-stage-id={stage.id}
       data-status={task.status}
-      data-ready={ready ? 'true' : 'false'}
-      data-overdue={task.overdue ? 'true' : 'false'}
     >
-      {task.overdue ? <IconAlarm size={12} className={classes.overdueIcon} aria-label={t('Overdue')} /> : null}
+      {task.overdue ? <IconAlarm size={12} className={classes.overdueIcon} aria-label={context.words.overdue} /> : null}
       <span>{label}</span>
-    </Link>
+      {task.files > 0 ? (
+        <span className={classes.files} aria-label={context.files(task.files)} data-testid="matrix-cell-files">
+          <IconPaperclip size={11} aria-hidden />
+          {task.files}
+        </span>
+      ) : null}
+      {task.assignees.length ? <Assignees ids={task.assignees} people={context.people} /> : null}
+    </a>
   );
-});
+}
 
 /** The columns in view: their stages, and the blank widths standing in for the columns before and after. */
-type TColumns = { stages: TStage[]; before: number; after: number };
+type TColumns = { stages: TStage[]; first: number; before: number; after: number };
 
 const MatrixRow = memo(function MatrixRow({
   row,
   columns,
   projectId,
   pipelineId,
+  context,
 }: {
   row: TRow | undefined;
   columns: TColumns;
   projectId: number;
   pipelineId: number;
+  context: TCellContext;
 }) {
-  const { t } = useTranslation();
-  const byStage = new Map(row?.tasks.map((task) => [task.stage, task]));
+  const byStage = row ? new Map(row.tasks.map((task) => [task.stage, task])) : null;
   return (
     <>
-      <div className={classes.nameCell} style={{ width: NameWidth }} role="rowheader">
+      <div className={classes.nameCell} style={{ width: NameWidth }} role="rowheader" aria-colindex={1} tabIndex={-1}>
         {row ? (
           <>
-            <Link to={paths.app.unit(projectId, row.unit.id)} title={row.unit.name} data-testid="matrix-unit-link">
+            <a
+              href={paths.app.unit(projectId, row.unit.id)}
+              title={row.unit.name}
+              className={classes.unitLink}
+              tabIndex={-1}
+              data-testid="matrix-unit-link"
+            >
               {row.unit.name}
-            </Link>
-            <Link
-              to={`${paths.app.pipeline(projectId, pipelineId)}?unit=${row.unit.id}`}
+            </a>
+            <a
+              href={`${paths.app.pipeline(projectId, pipelineId)}?unit=${row.unit.id}`}
               className={classes.onPipeline}
-              aria-label={t('Show on the pipeline')}
-              title={t('Show on the pipeline')}
+              aria-label={context.words.onPipeline}
+              title={context.words.onPipeline}
+              tabIndex={-1}
               data-testid="matrix-unit-pipeline"
             >
               <IconSitemap size={14} />
-            </Link>
+            </a>
           </>
         ) : (
-          <Skeleton height={12} width="70%" />
+          <div className={classes.placeholder} style={{ width: '70%', height: 12 }} />
         )}
       </div>
       <div className={classes.spacer} style={{ width: columns.before }} />
-      {columns.stages.map((stage) => (
-        <div key={stage.id} className={classes.cellWrap} style={{ width: CellWidth }} role="gridcell">
-          {row ? <StatusCell task={byStage.get(stage.id)} stage={stage} /> : <Skeleton height="100%" />}
+      {columns.stages.map((stage, index) => (
+        <div
+          key={stage.id}
+          className={classes.cellWrap}
+          style={{ width: CellWidth }}
+          role="gridcell"
+          aria-colindex={columns.first + index + 2}
+          tabIndex={-1}
+        >
+          {byStage ? (
+            <StatusCell task={byStage.get(stage.id)} stage={stage} context={context} />
+          ) : (
+            <div className={classes.placeholder} />
+          )}
         </div>
       ))}
       <div className={classes.spacer} style={{ width: columns.after }} />
     </>
   );
 });
+
+/** Pages fetched beyond those in view: two ahead (a page is about 0.7 s of a fast scroll) and one behind. */
+const PagesAhead = 2;
+const PagesBehind = 1;
+
+const arrowMoves: Record<string, readonly [number, number]> = {
+  ArrowUp: [-1, 0],
+  ArrowDown: [1, 0],
+  ArrowLeft: [0, -1],
+  ArrowRight: [0, 1],
+};
+
+/** Whether a click is a plain one that the app should handle (not a new tab or window). */
+const plainClick = (event: MouseEvent) =>
+  event.button === 0 && !event.metaKey && !event.ctrlKey && !event.shiftKey && !event.altKey;
 
 /**
  * The unit × stage matrix (issue 6): only the rows and the stage columns in view are drawn
@@ -110,14 +190,29 @@ export function UnitMatrix({
   filter,
   projectId,
   empty,
+  people = nobody,
 }: {
   filter: TMatrixFilter;
   projectId: number;
   empty: React.ReactNode;
+  /** Names by user id, for the assignees' avatars in the cells. */
+  people?: TPeople;
 }) {
   const { t } = useTranslation();
+  const navigate = useNavigate();
   const scroller = useRef<HTMLDivElement>(null);
   const first = useQuery(matrixPageQueryOptions(filter, 0, MatrixPageSize));
+  const context = useMemo<TCellContext>(
+    () => ({
+      people,
+      labels: Object.fromEntries(
+        Object.entries(TaskStatusLabels).map(([status, label]) => [status, t(label)]),
+      ) as TCellContext['labels'],
+      words: { ready: t('Ready'), overdue: t('Overdue'), onPipeline: t('Show on the pipeline') },
+      files: (count: number) => t('{{count}} file', { count }),
+    }),
+    [people, t],
+  );
   const count = first.data?.count ?? 0;
   const stages = first.data?.stages ?? noStages;
 
@@ -148,6 +243,7 @@ export function UnitMatrix({
   const columns = useMemo<TColumns>(
     () => ({
       stages: stages.slice(firstColumn, endColumn),
+      first: firstColumn,
       before: firstColumn * CellWidth,
       after: (stages.length - endColumn) * CellWidth,
     }),
@@ -156,8 +252,10 @@ export function UnitMatrix({
   const items = virtualizer.getVirtualItems();
   const firstPage = items.length ? Math.floor(items[0]!.index / MatrixPageSize) : 0;
   const lastPage = items.length ? Math.floor(items[items.length - 1]!.index / MatrixPageSize) : 0;
+  const lastOfAll = Math.max(0, Math.ceil(count / MatrixPageSize) - 1);
   const pageNumbers: number[] = [];
-  for (let page = Math.max(firstPage, 1); page <= lastPage; page++) pageNumbers.push(page);
+  for (let page = Math.max(firstPage - PagesBehind, 1); page <= Math.min(lastPage + PagesAhead, lastOfAll); page++)
+    pageNumbers.push(page);
   const pages = useQueries({
     queries: pageNumbers.map((page) => matrixPageQueryOptions(filter, page * MatrixPageSize, MatrixPageSize)),
   });
@@ -166,6 +264,40 @@ export function UnitMatrix({
   const rowAt = (index: number): TRow | undefined => {
     const page = Math.floor(index / MatrixPageSize);
     return pageData.get(page)?.rows[index - page * MatrixPageSize];
+  };
+
+  /** One handler for every link of the grid: a plain click navigates inside the app. */
+  const onClick = (event: MouseEvent<HTMLDivElement>) => {
+    const link = event.target instanceof Element ? event.target.closest('a[href]') : null;
+    if (!link || !plainClick(event)) return;
+    event.preventDefault();
+    void navigate(link.getAttribute('href')!);
+  };
+
+  /** Arrow keys move between cells (rows and columns scroll into view first when not drawn). */
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    const move = arrowMoves[event.key];
+    const grid = scroller.current;
+    if (!move || !grid) return;
+    event.preventDefault();
+    const cell = document.activeElement?.closest('[aria-colindex]');
+    const rowElement = cell?.closest('[data-index]');
+    const row = rowElement ? Number(rowElement.getAttribute('data-index')) + move[0] : (items[0]?.index ?? 0);
+    const column = cell ? Number(cell.getAttribute('aria-colindex')) + move[1] : 1;
+    const target = {
+      row: Math.min(Math.max(row, 0), count - 1),
+      column: Math.min(Math.max(column, 1), stages.length + 1),
+    };
+    const focus = () => {
+      const found = grid.querySelector<HTMLElement>(`[data-index="${target.row}"] [aria-colindex="${target.column}"]`);
+      if (!found) return false;
+      (found.querySelector<HTMLElement>('a[href]') ?? found).focus();
+      return true;
+    };
+    if (focus()) return;
+    virtualizer.scrollToIndex(target.row);
+    if (target.column > 1) columnVirtualizer.scrollToIndex(target.column - 2);
+    requestAnimationFrame(() => requestAnimationFrame(() => void focus()));
   };
 
   if (first.isPending)
@@ -196,6 +328,11 @@ export function UnitMatrix({
       data-count={count}
       role="grid"
       aria-rowcount={count + 1}
+      aria-colcount={stages.length + 1}
+      aria-label={t('Units')}
+      tabIndex={0}
+      onClick={onClick}
+      onKeyDown={onKeyDown}
     >
       <div style={{ width, minWidth: '100%' }}>
         <div className={classes.header} role="row" aria-rowindex={1}>
@@ -232,7 +369,13 @@ export function UnitMatrix({
                 data-index={item.index}
                 data-unit-id={row?.unit.id}
               >
-                <MatrixRow row={row} columns={columns} projectId={projectId} pipelineId={filter.pipeline} />
+                <MatrixRow
+                  row={row}
+                  columns={columns}
+                  projectId={projectId}
+                  pipelineId={filter.pipeline}
+                  context={context}
+                />
               </div>
             );
           })}

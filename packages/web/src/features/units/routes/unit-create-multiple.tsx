@@ -16,14 +16,14 @@ import { useForm } from '@mantine/form';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { can, Limits, paths, ZBatchUnits, type TPipelineSummary, type TProject } from '@stageline/shared';
+import { Limits, paths, ZBatchUnits, type TPipelineSummary, type TProject } from '@stageline/shared';
 import { formError } from '../../../shared/lib/form-errors';
 import { zodResolver } from '../../../shared/lib/zod-resolver';
 import { RecordView } from '../../../shared/records';
 import { PageCard } from '../../../shared/ui/page-card';
 import { showToast } from '../../../shared/ui/toast';
 import { usePipelines } from '../../pipelines/read-only';
-import { useOpenProject, useProjectRecord, useWorkspaceRole } from '../../projects';
+import { useOpenProject, useProjectRecord, useWorkspaceAbilities } from '../../projects';
 import { useCreateUnits } from '../api';
 import { BatchPreview, previewable } from '../components/batch-preview';
 
@@ -50,10 +50,10 @@ export default function UnitCreateMultipleScreen() {
 
 function CreateUnits({ project }: { project: TProject }) {
   const { t } = useTranslation();
-  const role = useWorkspaceRole(project.workspace);
+  const abilities = useWorkspaceAbilities(project.workspace);
   const pipelines = usePipelines(project.id);
   let body: React.ReactNode;
-  if (role !== null && !can(role, 'unit', 'create'))
+  if (abilities !== null && !abilities.units.create)
     body = (
       <Alert color="yellow" data-testid="unit-create-denied">
         {t('Your role does not allow creating units in this project.')}

@@ -2,13 +2,13 @@ import { Alert, Center, Loader } from '@mantine/core';
 import { useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { can, paths, type TProject } from '@stageline/shared';
+import { paths, type TProject } from '@stageline/shared';
 import { formError } from '../../../shared/lib/form-errors';
 import { RecordView } from '../../../shared/records';
 import { PageCard } from '../../../shared/ui/page-card';
 import { showToast } from '../../../shared/ui/toast';
 import { usePipelines } from '../../pipelines/read-only';
-import { useOpenProject, useProjectRecord, useWorkspaceRole } from '../../projects';
+import { useOpenProject, useProjectRecord, useWorkspaceAbilities } from '../../projects';
 import { useCreateUnit } from '../api';
 import { UnitForm, unitFormFields, type TUnitFormValues } from '../components/unit-form';
 
@@ -28,7 +28,7 @@ function CreateUnit({ project }: { project: TProject }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const [params] = useSearchParams();
-  const role = useWorkspaceRole(project.workspace);
+  const abilities = useWorkspaceAbilities(project.workspace);
   const pipelines = usePipelines(project.id);
   const create = useCreateUnit();
   const [problem, setProblem] = useState<string | null>(null);
@@ -50,7 +50,7 @@ function CreateUnit({ project }: { project: TProject }) {
   };
 
   let body: React.ReactNode;
-  if (role !== null && !can(role, 'unit', 'create'))
+  if (abilities !== null && !abilities.units.create)
     body = (
       <Alert color="yellow" data-testid="unit-create-denied">
         {t('Your role does not allow creating units in this project.')}

@@ -1,10 +1,10 @@
 import { Alert, Button } from '@mantine/core';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { can, paths, type TUnit } from '@stageline/shared';
+import { paths, type TUnit } from '@stageline/shared';
 import { RecordView, type TRecord } from '../../../shared/records';
 import { PageCard } from '../../../shared/ui/page-card';
-import { useProject, useWorkspaceRole } from '../../projects';
+import { useProject, useWorkspaceAbilities } from '../../projects';
 import type { TUnitPatch } from '../api';
 import { UnitForm, unitFormFields, type TUnitFormValues } from '../components/unit-form';
 import { useUnitRecord } from '../hooks/use-unit-record';
@@ -25,7 +25,7 @@ function EditUnit({ unit, record }: { unit: TUnit; record: TRecord<TUnit, TUnitP
   const { t } = useTranslation();
   const navigate = useNavigate();
   const project = useProject(unit.project);
-  const role = useWorkspaceRole(project.data?.workspace);
+  const abilities = useWorkspaceAbilities(project.data?.workspace);
   const submit = async (values: TUnitFormValues, setErrors: (errors: Record<string, string>) => void) => {
     const saved = await record.save(
       { name: values.name.trim(), description: values.description },
@@ -35,7 +35,7 @@ function EditUnit({ unit, record }: { unit: TUnit; record: TRecord<TUnit, TUnitP
   };
   return (
     <PageCard title={t('Edit unit')}>
-      {role !== null && !can(role, 'unit', 'update') ? (
+      {abilities !== null && !abilities.units.update ? (
         <Alert color="yellow" data-testid="unit-edit-denied">
           {t('Your role does not allow editing units in this project.')}
         </Alert>

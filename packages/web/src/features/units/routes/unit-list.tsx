@@ -1,27 +1,73 @@
 import { Alert, Anchor, Button, Group, Select, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconPlus, IconSearch, IconStack2 } from '@tabler/icons-react';
-import { useEffect, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { can, paths, TaskStatuses, TaskStatusLabels, type TProject, type TTaskStatus } from '@stageline/shared';
+import { paths, TaskStatuses, TaskStatusLabels, ZTaskStatus, type TProject } from '@stageline/shared';
 import { RecordView } from '../../../shared/records';
 import { ExportCsvButton } from '../../../shared/ui/export-csv-button';
 import { PageCard } from '../../../shared/ui/page-card';
+import { EmptyState } from '../../../shared/ui/empty-state';
 import { usePipelines } from '../../pipelines/read-only';
-import { useOpenProject, useProjectRecord, useWorkspaceRole } from '../../projects';
+import { useOpenProject, useProjectRecord, useWorkspaceAbilities } from '../../projects';
 import { SavedViews } from '../../views';
+import { useTeams } from '../../teams';
 import { useMembers } from '../../workspaces';
-import type { TMatrixFilter } from '../api';
+import { matrixPageQueryOptions, type TMatrixFilter } from '../api';
 import { ImportUnitsButton } from '../components/import-dialog';
-import { UnitMatrix } from '../components/unit-matrix';
+import { MatrixPageSize, UnitMatrix } from '../components/unit-matrix';
 
 const sorts = ['name', '-name', 'created', '-created'] as const;
 type TSort = (typeof sorts)[number];
 
+/** The matrix filters a URL asks for (`sort`, `status`, `assignee` (an id, `me` or `team:{id}`), `overdue`, `search`). */
+function readFilters(params: URLSearchParams) {
+  const rawSort = params.get('sort') ?? 'name';
+  const sort: TSort = (sorts as readonly string[]).includes(rawSort) ? (rawSort as TSort) : 'name';
+  const status = ZTaskStatus.safeParse(params.get('status')).data;
+  const rawAssignee = params.get('assignee');
+  const assignee = rawAssignee === 'me' ? ('me' as const) : Number(rawAssignee) > 0 ? Number(rawAssignee) : undefined;
+  // Teams and review rules: `assignee=team:{id}` filters by an assignee team (docs/review-rules.md).
+  const assigneeTeam = rawAssignee?.startsWith('team:') ? Number(rawAssignee.slice(5)) || undefined : undefined;
+  const overdue = params.get('overdue') === 'true';
+  const search = params.get('search') ?? '';
+  return { sort, status, assignee, assigneeTeam, overdue, search };
+}
+
+/** The matrix query of `pipeline` with the URL's filters. */
+function matrixFilter(pipeline: number, filters: ReturnType<typeof readFilters>): TMatrixFilter {
+  const filter: TMatrixFilter = { pipeline, sort: filters.sort };
+  if (filters.status) filter.status = filters.status;
+  if (filters.assignee) filter.assignee = filters.assignee;
+  if (filters.assigneeTeam) filter.assignee_team = filters.assigneeTeam;
+  if (filters.overdue) filter.overdue = 'true';
+  if (filters.search) filter.search = filters.search;
+  return filter;
+}
+
+/**
+ * When the URL names the pipeline, its first page of rows is asked for at once, beside the project
+ * and its pipelines rather than after them (docs/decisions.md, "Web speed").
+ */
+function usePrefetchFirstPage(params: URLSearchParams) {
+  const queryClient = useQueryClient();
+  const pipeline = Number(params.get('pipeline'));
+  const filter = pipeline > 0 ? matrixFilter(pipeline, readFilters(params)) : null;
+  const key = JSON.stringify(filter);
+  useEffect(() => {
+    if (filter) void queryClient.prefetchQuery(matrixPageQueryOptions(filter, 0, MatrixPageSize));
+    // The filter is rebuilt on each render: `key` is what changes.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [queryClient, key]);
+}
+
 /** `/app/projects/{projectId}/units`: the unit × stage matrix of one pipeline, filtered by the URL. */
 export default function UnitListScreen() {
   const { t } = useTranslation();
+  const [params] = useSearchParams();
+  usePrefetchFirstPage(params);
   const record = useProjectRecord();
   useOpenProject(record.data);
   return (
@@ -33,9 +79,11 @@ export default function UnitListScreen() {
 
 function UnitList({ project }: { project: TProject }) {
   const { t } = useTranslation();
-  const role = useWorkspaceRole(project.workspace);
+  const abilities = useWorkspaceAbilities(project.workspace);
   const pipelines = usePipelines(project.id);
   const members = useMembers(project.workspace);
+  const teams = useTeams(project.workspace);
+  const people = useMemo(() => new Map((members.data ?? []).map((m) => [m.id, m.name])), [members.data]);
   const [params, setParams] = useSearchParams();
   const [search, setSearch] = useState(params.get('search') ?? '');
   const [debounced] = useDebouncedValue(search.trim(), 300);
@@ -67,15 +115,11 @@ function UnitList({ project }: { project: TProject }) {
   const list = pipelines.data ?? [];
   const wanted = Number(params.get('pipeline'));
   const pipeline = list.find((p) => p.id === wanted) ?? list[0];
-  const rawSort = params.get('sort') ?? 'name';
-  const sort: TSort = (sorts as readonly string[]).includes(rawSort) ? (rawSort as TSort) : 'name';
-  const rawStatus = params.get('status');
-  const status = (TaskStatuses as readonly string[]).includes(rawStatus ?? '') ? (rawStatus as TTaskStatus) : undefined;
+  const filters = readFilters(params);
+  const { sort, status, assignee, assigneeTeam, overdue } = filters;
   const rawAssignee = params.get('assignee');
-  const assignee = rawAssignee === 'me' ? 'me' : Number(rawAssignee) > 0 ? Number(rawAssignee) : undefined;
-  const overdue = params.get('overdue') === 'true';
 
-  const canCreate = can(role, 'unit', 'create');
+  const canCreate = abilities?.units.create ?? false;
   const createButtons = canCreate ? (
     <>
       <Button
@@ -106,7 +150,7 @@ function UnitList({ project }: { project: TProject }) {
       <Alert color="blue" data-testid="units-no-pipelines">
         <Stack gap="xs">
           <Text size="sm">{t('Units run through a pipeline. Create a pipeline first.')}</Text>
-          {can(role, 'pipeline', 'create') ? (
+          {(abilities?.pipelines.create ?? false) ? (
             <Anchor component={Link} to={paths.app.pipelineCreate(project.id)}>
               {t('Create pipeline')}
             </Anchor>
@@ -115,23 +159,32 @@ function UnitList({ project }: { project: TProject }) {
       </Alert>
     );
   else {
-    const filter: TMatrixFilter = { pipeline: pipeline.id, sort };
-    if (status) filter.status = status;
-    if (assignee) filter.assignee = assignee;
-    if (overdue) filter.overdue = 'true';
-    if (urlSearch) filter.search = urlSearch;
-    const filtered = !!(status || assignee || overdue || urlSearch);
+    const filter = matrixFilter(pipeline.id, filters);
+    const filtered = !!(status || assignee || assigneeTeam || overdue || urlSearch);
     body = (
       <UnitMatrix
         key={pipeline.id}
         filter={filter}
         projectId={project.id}
+        people={people}
         empty={
           <>
-            <Text c="dimmed" data-testid="matrix-empty">
-              {filtered ? t('No units match the filters.') : t('No units yet.')}
-            </Text>
-            {filtered ? null : <Group>{createButtons}</Group>}
+            {filtered ? (
+              <Text c="dimmed" data-testid="matrix-empty">
+                {t('No units match the filters.')}
+              </Text>
+            ) : (
+              <EmptyState
+                icon={<IconStack2 size={22} />}
+                title={t('No units yet.')}
+                testId="matrix-empty"
+                actions={createButtons ? <Group justify="center">{createButtons}</Group> : null}
+              >
+                {t(
+                  'A unit is one thing you make (a shot, an episode, an asset): it gets a task on every stage of the pipeline. Create one, a numbered batch, or import a CSV.',
+                )}
+              </EmptyState>
+            )}
           </>
         }
       />
@@ -141,6 +194,14 @@ function UnitList({ project }: { project: TProject }) {
   const assigneeOptions = [
     { value: 'me', label: t('Me') },
     ...(members.data ?? []).map((m) => ({ value: String(m.id), label: m.name })),
+    ...((teams.data ?? []).length
+      ? [
+          {
+            group: t('Teams'),
+            items: (teams.data ?? []).map((team) => ({ value: `team:${team.id}`, label: team.name })),
+          },
+        ]
+      : []),
   ];
 
   const actions = (
@@ -160,7 +221,7 @@ function UnitList({ project }: { project: TProject }) {
   return (
     <PageCard title={t('Units')} actions={actions}>
       <Group gap="sm" align="flex-end" wrap="wrap">
-        <SavedViews projectId={project.id} kind="matrix" role={role} />
+        <SavedViews projectId={project.id} kind="matrix" canShare={abilities?.share_views ?? false} />
         <Select
           label={t('Pipeline')}
           data={list.map((p) => ({ value: String(p.id), label: p.name }))}
@@ -192,8 +253,8 @@ function UnitList({ project }: { project: TProject }) {
           label={t('Assignee')}
           placeholder={t('Anyone')}
           data={assigneeOptions}
-          value={rawAssignee && assignee ? String(assignee) : null}
-          onChange={(value) => set('assignee', value)}
+          value={rawAssignee && (assignee || assigneeTeam) ? rawAssignee : null}
+          onChange={(value) => set('assignee', value === null ? null : String(value))}
           clearable
           searchable
           w={170}

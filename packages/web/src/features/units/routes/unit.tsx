@@ -3,13 +3,14 @@ import { IconEdit } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { can, flowOrder, paths, type TUnit } from '@stageline/shared';
+import { flowOrder, paths, type TUnit } from '@stageline/shared';
 import { useDates } from '../../../shared/i18n/use-dates';
 import { RecordDeleteButton, RecordView, type TRecord } from '../../../shared/records';
 import { PageCard } from '../../../shared/ui/page-card';
 import { UserMarkdown } from '../../../shared/ui/user-markdown';
 import { pipelineQuery } from '../../pipelines/read-only';
-import { useOpenProject, useProject, useWorkspaceRole } from '../../projects';
+import { useOpenProject, useProject, useWorkspaceAbilities } from '../../projects';
+import { FilesPanel } from '../../attachments';
 import { CommentsPanel } from '../../comments';
 import { TaskFlags, TaskStatusBadge } from '../../../shared/ui/task-status-badge';
 import { useMembers } from '../../workspaces';
@@ -33,7 +34,7 @@ function UnitView({ unit, record }: { unit: TUnit; record: TRecord<TUnit, TUnitP
   const { formatCalendar } = useDates();
   const project = useProject(unit.project);
   useOpenProject(project.data);
-  const role = useWorkspaceRole(project.data?.workspace);
+  const abilities = useWorkspaceAbilities(project.data?.workspace);
   const members = useMembers(project.data?.workspace);
   const pipeline = useQuery(pipelineQuery(unit.pipeline));
 
@@ -48,7 +49,7 @@ function UnitView({ unit, record }: { unit: TUnit; record: TRecord<TUnit, TUnitP
       title={<span data-testid="unit-name">{unit.name}</span>}
       actions={
         <>
-          {can(role, 'unit', 'update') ? (
+          {(abilities?.units.update ?? false) ? (
             <Button
               component={Link}
               to={paths.app.unitEdit(unit.project, unit.id)}
@@ -59,7 +60,7 @@ function UnitView({ unit, record }: { unit: TUnit; record: TRecord<TUnit, TUnitP
               {t('Edit')}
             </Button>
           ) : null}
-          {can(role, 'unit', 'delete') ? (
+          {(abilities?.units.delete ?? false) ? (
             <RecordDeleteButton record={record} name={unit.name} testId="unit-delete" />
           ) : null}
         </>
@@ -122,6 +123,7 @@ function UnitView({ unit, record }: { unit: TUnit; record: TRecord<TUnit, TUnitP
             </Table>
           </Table.ScrollContainer>
         )}
+        <FilesPanel target={{ unit: unit.id }} canAttach={abilities?.attach ?? false} />
         {project.data ? <CommentsPanel target={{ unit: unit.id }} workspaceId={project.data.workspace} /> : null}
       </Stack>
     </PageCard>

@@ -1,11 +1,18 @@
 import { Alert, Button, Group, Menu, Modal, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { IconBookmark, IconBookmarkPlus, IconDeviceFloppy, IconPencil, IconTrash, IconUsers } from '@tabler/icons-react';
+import {
+  IconBookmark,
+  IconBookmarkPlus,
+  IconDeviceFloppy,
+  IconPencil,
+  IconTrash,
+  IconUsers,
+} from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import { can, type TRole, type TView } from '@stageline/shared';
+import type { TView } from '@stageline/shared';
 import { formError } from '../../../shared/lib/form-errors';
 import { showToast } from '../../../shared/ui/toast';
 import { createView, deleteView, updateView, viewOfSearch, viewSearch, viewsQueryOptions } from '../api';
@@ -15,7 +22,11 @@ type TDialog = { mode: 'create' } | { mode: 'edit'; view: TView };
 
 /** The same filters and sort, whatever the order of the URL's parameters. */
 const sameQuery = (a: string, b: string) => {
-  const sorted = (query: string) => [...new URLSearchParams(query)].map(([k, v]) => `${k}=${v}`).sort().join('&');
+  const sorted = (query: string) =>
+    [...new URLSearchParams(query)]
+      .map(([k, v]) => `${k}=${v}`)
+      .sort()
+      .join('&');
   return sorted(a) === sorted(b);
 };
 
@@ -24,7 +35,7 @@ const sameQuery = (a: string, b: string) => {
  * is also a link), save the current filters by name for oneself or shared with the workspace, and
  * update, rename, share or delete the open view when the server says the caller may (`can_edit`).
  */
-export function SavedViews({ projectId, kind, role }: { projectId: number; kind: TViewKind; role: TRole | null }) {
+export function SavedViews({ projectId, kind, canShare }: { projectId: number; kind: TViewKind; canShare: boolean }) {
   const { t } = useTranslation();
   const [params, setParams] = useSearchParams();
   const views = useQuery(viewsQueryOptions(projectId, kind));
@@ -51,7 +62,13 @@ export function SavedViews({ projectId, kind, role }: { projectId: number; kind:
       key={view.id}
       onClick={() => setParams(new URLSearchParams(viewSearch(view)), { replace: false })}
       leftSection={view.shared ? <IconUsers size={14} /> : <IconBookmark size={14} />}
-      rightSection={view.shared && view.author ? <Text size="xs" c="dimmed">{view.author.name}</Text> : null}
+      rightSection={
+        view.shared && view.author ? (
+          <Text size="xs" c="dimmed">
+            {view.author.name}
+          </Text>
+        ) : null
+      }
       aria-current={view.id === open?.id ? 'true' : undefined}
       data-testid="view-item"
     >
@@ -81,9 +98,7 @@ export function SavedViews({ projectId, kind, role }: { projectId: number; kind:
           {mine.map(item)}
           {shared.length ? <Menu.Label>{t('Shared with the workspace')}</Menu.Label> : null}
           {shared.map(item)}
-          {list.length === 0 && views.isSuccess ? (
-            <Menu.Label>{t('No saved views yet.')}</Menu.Label>
-          ) : null}
+          {list.length === 0 && views.isSuccess ? <Menu.Label>{t('No saved views yet.')}</Menu.Label> : null}
           <Menu.Divider />
           <Menu.Item
             leftSection={<IconBookmarkPlus size={14} />}
@@ -128,7 +143,7 @@ export function SavedViews({ projectId, kind, role }: { projectId: number; kind:
         {dialog ? (
           <ViewForm
             initial={dialog.mode === 'edit' ? dialog.view : null}
-            canShare={can(role, 'view', 'share')}
+            canShare={canShare}
             onSubmit={async ({ name, shared: isShared }) => {
               if (dialog.mode === 'edit') await updateView(dialog.view.id, { name, shared: isShared });
               else await createView({ project: projectId, kind, name, shared: isShared, ...current });
@@ -164,7 +179,13 @@ function ViewForm({
     try {
       await onSubmit({ ...values, name: values.name.trim() });
     } catch (failure) {
-      setError(formError(failure, { fields: ['name', 'shared'], setErrors: form.setErrors, fallback: t('Data was not saved') }));
+      setError(
+        formError(failure, {
+          fields: ['name', 'shared'],
+          setErrors: form.setErrors,
+          fallback: t('Data was not saved'),
+        }),
+      );
     }
   };
   return (
@@ -178,7 +199,11 @@ function ViewForm({
         <TextInput label={t('Name')} required data-autofocus data-testid="view-name" {...form.getInputProps('name')} />
         <Switch
           label={t('Share with the workspace')}
-          description={canShare ? t('Everyone in the workspace sees it beside the matrix.') : t('Guests keep views for themselves.')}
+          description={
+            canShare
+              ? t('Everyone in the workspace sees it beside the matrix.')
+              : t('Guests keep views for themselves.')
+          }
           disabled={!canShare}
           data-testid="view-shared"
           {...form.getInputProps('shared', { type: 'checkbox' })}

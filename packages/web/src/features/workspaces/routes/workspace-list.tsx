@@ -17,7 +17,7 @@ import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { paths, type TPendingInvite, type TWorkspace } from '@stageline/shared';
 import { compareNames } from '../../../shared/lib/compare-names';
-import { markdownToPlainText } from '../../../shared/lib/markdown-text';
+import { markdownToPlainText } from '@stageline/shared/markdown';
 import { PageCard } from '../../../shared/ui/page-card';
 import { showToast } from '../../../shared/ui/toast';
 import { useAcceptInvite, useDeclineInvite, useMyInvites, useWorkspaces } from '../api';

@@ -2,10 +2,12 @@ import { Button, Group, Stack } from '@mantine/core';
 import { IconArrowLeft } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { can, paths, type TWorkspace } from '@stageline/shared';
+import { paths, type TWorkspace } from '@stageline/shared';
 import { PageCard } from '../../../shared/ui/page-card';
 import { useCurrentUser } from '../../auth';
+import { TeamsSection } from '../../teams';
 import { WebhooksSection } from '../../webhooks';
+import { useMembers } from '../members';
 import { EditSection } from '../components/settings/edit-section';
 import { InviteLinkSection } from '../components/settings/invite-link-section';
 import { InviteUsersSection } from '../components/settings/invite-users-section';
@@ -29,7 +31,8 @@ export default function WorkspaceSettingsScreen() {
 function Settings({ workspace }: { workspace: TWorkspace }) {
   const { t } = useTranslation();
   const me = useCurrentUser();
-  const role = workspace.role;
+  const { abilities } = workspace;
+  const members = useMembers(workspace.id);
   return (
     <PageCard
       title={t('Settings: {{workspace}}', { workspace: workspace.name })}
@@ -46,15 +49,16 @@ function Settings({ workspace }: { workspace: TWorkspace }) {
       }
     >
       <Stack gap="md">
-        {can(role, 'workspace', 'update') ? <EditSection key={workspace.id} workspace={workspace} /> : null}
+        {abilities.update ? <EditSection key={workspace.id} workspace={workspace} /> : null}
         <TeamSection workspace={workspace} meId={me.id} />
-        {can(role, 'workspace', 'invite') ? <InviteUsersSection workspace={workspace} /> : null}
-        {can(role, 'workspace', 'manage_link') ? <InviteLinkSection workspace={workspace} /> : null}
-        {can(role, 'webhook', 'manage') ? <WebhooksSection workspace={workspace} /> : null}
-        {can(role, 'workspace', 'delegate') || can(role, 'workspace', 'delete') ? (
-          <OwnerSection workspace={workspace} meId={me.id} />
+        {abilities.view_teams ? (
+          <TeamsSection workspaceId={workspace.id} members={members.data ?? []} canManage={abilities.manage_teams} />
         ) : null}
-        {role !== 'owner' && can(role, 'workspace', 'leave') ? (
+        {abilities.invite ? <InviteUsersSection workspace={workspace} /> : null}
+        {abilities.manage_link ? <InviteLinkSection workspace={workspace} /> : null}
+        {abilities.manage_webhooks ? <WebhooksSection workspace={workspace} /> : null}
+        {abilities.delegate || abilities.delete ? <OwnerSection workspace={workspace} meId={me.id} /> : null}
+        {abilities.leave ? (
           <Section title={t('Leave workspace')} testId="workspace-leave-section">
             <Group>
               <LeaveWorkspaceButton workspace={workspace} />

@@ -3,7 +3,7 @@ import { IconSettings } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { can, paths, type TWorkspace } from '@stageline/shared';
+import { paths, type TWorkspace } from '@stageline/shared';
 import { PageCard } from '../../../shared/ui/page-card';
 import { UserMarkdown } from '../../../shared/ui/user-markdown';
 import { LeaveWorkspaceButton } from '../components/settings/leave-button';
@@ -26,7 +26,7 @@ export default function WorkspaceScreen({ projects }: { projects: (workspaceId: 
 
 function Overview({ workspace, projects }: { workspace: TWorkspace; projects: (workspaceId: number) => ReactNode }) {
   const { t } = useTranslation();
-  const manages = can(workspace.role, 'workspace', 'update') || can(workspace.role, 'workspace', 'invite');
+  const manages = workspace.abilities.update || workspace.abilities.invite;
   return (
     <PageCard
       title={workspace.name}
@@ -69,7 +69,7 @@ function Overview({ workspace, projects }: { workspace: TWorkspace; projects: (w
           </Title>
           {projects(workspace.id)}
         </Stack>
-        {!manages && workspace.role !== 'owner' ? (
+        {!manages && workspace.abilities.leave ? (
           <Group>
             <LeaveWorkspaceButton workspace={workspace} />
           </Group>

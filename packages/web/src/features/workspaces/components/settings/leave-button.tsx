@@ -3,7 +3,7 @@ import { IconDoorExit } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { can, paths, type TWorkspace } from '@stageline/shared';
+import { paths, type TWorkspace } from '@stageline/shared';
 import { showToast } from '../../../../shared/ui/toast';
 import { useLeaveWorkspace } from '../../api';
 import { forgetCurrentWorkspace } from '../../current-workspace';
@@ -16,7 +16,7 @@ export function LeaveWorkspaceButton({ workspace }: { workspace: TWorkspace }) {
   const navigate = useNavigate();
   const leave = useLeaveWorkspace(workspace.id);
   const [opened, setOpened] = useState(false);
-  if (workspace.role === 'owner' || !can(workspace.role, 'workspace', 'leave')) return null;
+  if (!workspace.abilities.leave) return null;
 
   const confirm = async () => {
     try {

@@ -3,7 +3,7 @@ import { IconCrown, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { can, paths, type TWorkspace } from '@stageline/shared';
+import { paths, type TWorkspace } from '@stageline/shared';
 import { showToast } from '../../../../shared/ui/toast';
 import { useDelegateOwnership, useDeleteWorkspace, useWorkspaceUsers } from '../../api';
 import { forgetCurrentWorkspace } from '../../current-workspace';
@@ -17,9 +17,9 @@ export function OwnerSection({ workspace, meId }: { workspace: TWorkspace; meId:
   const { t } = useTranslation();
   return (
     <Section title={t('Owner actions')} testId="workspace-owner-section">
-      {can(workspace.role, 'workspace', 'delegate') ? <Delegate workspace={workspace} meId={meId} /> : null}
+      {workspace.abilities.delegate ? <Delegate workspace={workspace} meId={meId} /> : null}
       <Divider />
-      {can(workspace.role, 'workspace', 'delete') ? <DeleteWorkspace workspace={workspace} /> : null}
+      {workspace.abilities.delete ? <DeleteWorkspace workspace={workspace} /> : null}
     </Section>
   );
 }
@@ -32,7 +32,7 @@ function Delegate({ workspace, meId }: { workspace: TWorkspace; meId: number }) 
   const [target, setTarget] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
   const candidates = (users.data ?? []).filter(
-    (user) => user.status === 'accepted' && user.user_id !== null && user.user_id !== meId && user.role !== 'owner',
+    (user) => user.status === 'accepted' && user.user_id !== null && user.user_id !== meId,
   );
   const chosen = candidates.find((user) => String(user.user_id) === target);
 

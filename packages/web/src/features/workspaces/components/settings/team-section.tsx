@@ -3,15 +3,7 @@ import { IconMailForward, IconTrash, IconX } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import {
-  can,
-  checkRemoval,
-  checkRoleChange,
-  paths,
-  type TAssignableRole,
-  type TWorkspace,
-  type TWorkspaceUser,
-} from '@stageline/shared';
+import { paths, type TAssignableRole, type TWorkspace, type TWorkspaceUser } from '@stageline/shared';
 import { showToast } from '../../../../shared/ui/toast';
 import { useCancelInvite, useRemoveUsers, useResendInvite, useSetRoles, useWorkspaceUsers } from '../../api';
 import { forgetCurrentWorkspace } from '../../current-workspace';
@@ -29,8 +21,8 @@ const rowKey = (user: TWorkspaceUser) => (user.user_id !== null ? `u${user.user_
 
 /**
  * The team: members and pending invites, with bulk role change and removal of selected members.
- * What I may select and do comes from the shared permission rules (`checkRoleChange`,
- * `checkRemoval`); selecting myself asks first, since I may lose edit access (docs/rules.md §Roles).
+ * What I may select and do is what the server sent: the workspace's and each member's `abilities`;
+ * selecting myself asks first, since I may lose edit access (docs/rules.md §Roles).
  */
 export function TeamSection({ workspace, meId }: { workspace: TWorkspace; meId: number }) {
   const { t } = useTranslation();
@@ -42,10 +34,9 @@ export function TeamSection({ workspace, meId }: { workspace: TWorkspace; meId: 
   const [role, setRole] = useState<TAssignableRole>('member');
   const [confirming, setConfirming] = useState<TPending | null>(null);
 
-  const myRole = workspace.role;
-  const canChangeRoles = can(myRole, 'workspace', 'change_roles');
-  const canRemove = can(myRole, 'workspace', 'remove_users');
-  const canInvite = can(myRole, 'workspace', 'invite');
+  const canChangeRoles = workspace.abilities.change_roles;
+  const canRemove = workspace.abilities.remove_users;
+  const canInvite = workspace.abilities.invite;
   const bulk = canChangeRoles || canRemove;
 
   const rows = useMemo(
@@ -59,9 +50,7 @@ export function TeamSection({ workspace, meId }: { workspace: TWorkspace; meId: 
     [users.data],
   );
   const selectable = (user: TWorkspaceUser): user is TWorkspaceUser & { user_id: number } =>
-    user.status === 'accepted' &&
-    user.user_id !== null &&
-    (checkRemoval(myRole, user.role) === null || checkRoleChange(myRole, user.role, 'guest') === null);
+    user.status === 'accepted' && user.user_id !== null && (user.abilities.remove || user.abilities.change_role);
   const selectableIds = rows.filter(selectable).map((user) => user.user_id);
   const chosen = selected.filter((id) => selectableIds.includes(id));
   const allChosen = selectableIds.length > 0 && chosen.length === selectableIds.length;

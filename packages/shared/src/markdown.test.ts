@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { markdownToPlainText } from './markdown-text';
+import { markdownToPlainText } from './markdown';
 
 describe('markdownToPlainText', () => {
   it.each([

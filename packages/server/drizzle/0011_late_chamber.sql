@@ -1,0 +1,3 @@
+ALTER TABLE "task_history" ADD CONSTRAINT "task_history_action_check" CHECK ("task_history"."action" in ('start', 'submit', 'accept', 'reject', 'set_status', 'set_reviewers', 'send_back'));--> statement-breakpoint
+ALTER TABLE "task_history" ADD CONSTRAINT "task_history_from_status_check" CHECK ("task_history"."from_status" is null or "task_history"."from_status" in ('todo', 'in_progress', 'review', 'edit', 'done'));--> statement-breakpoint
+ALTER TABLE "task_history" ADD CONSTRAINT "task_history_to_status_check" CHECK ("task_history"."to_status" is null or "task_history"."to_status" in ('todo', 'in_progress', 'review', 'edit', 'done'));

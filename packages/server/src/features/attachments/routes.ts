@@ -1,0 +1,265 @@
+import { Readable } from 'node:stream';
+import multipart from '@fastify/multipart';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  ZAttachment,
+  ZAttachmentContentQuery,
+  ZAttachmentList,
+  ZAttachmentListQuery,
+  ZAttachmentTarget,
+  ZIdParams,
+} from '@stageline/shared';
+import { AppError, FieldError } from '../../http/errors';
+import { callerOf } from '../auth';
+import { isInline } from './content-type';
+import {
+  deleteAttachment,
+  fileTooLarge,
+  getAttachment,
+  listAttachments,
+  readableAttachment,
+  storeAttachment,
+  type FilesContext,
+} from './service';
+import type { ByteRange } from './storage';
+import { verifyFileToken } from './tokens';
+
+const bearer = [{ bearer: [] }];
+const tags = ['attachments'];
+const hidden = 'Non-members of the workspace get 404.';
+
+/** Served files never run: no scripts, no plugins, no forms, not even same-origin (docs/files.md). */
+const sandboxPolicy = "default-src 'none'; img-src 'self'; media-src 'self'; style-src 'unsafe-inline'; sandbox";
+
+/**
+ * The single range of a `Range` header for a file of `size` bytes: undefined for the whole file (no
+ * header, several ranges or another unit), 'unsatisfiable' for a range past the end.
+ */
+export function parseRange(header: string | undefined, size: number): ByteRange | 'unsatisfiable' | undefined {
+  if (!header) return undefined;
+  const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  if (!match || (match[1] === '' && match[2] === '')) return undefined;
+  let start: number;
+  let end: number;
+  if (match[1] === '') {
+    const suffix = Number(match[2]);
+    if (suffix === 0) return 'unsatisfiable';
+    start = Math.max(0, size - suffix);
+    end = size - 1;
+  } else {
+    start = Number(match[1]);
+    end = match[2] === '' ? size - 1 : Math.min(Number(match[2]), size - 1);
+  }
+  if (start >= size || start > end) return 'unsatisfiable';
+  return { start, end };
+}
+
+/** `Content-Disposition` with the Unicode name (RFC 6266) and an ASCII fallback. */
+export function contentDisposition(kind: 'inline' | 'attachment', name: string): string {
+  const ascii = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+  const encoded = encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `${kind}; filename="${ascii}"; filename*=UTF-8''${encoded}`;
+}
+
+/**
+ * The bytes of a multipart file, failing with a 413 when the parser cut it at MAX_UPLOAD_MB (it ends
+ * the stream early and marks it `truncated` rather than failing it).
+ */
+async function* untruncated(stream: Readable & { truncated?: boolean }): AsyncGenerator<Buffer> {
+  for await (const piece of stream) yield piece as Buffer;
+  if (stream.truncated) throw Object.assign(new Error('File too large'), { statusCode: 413 });
+}
+
+/** Files on tasks, units and comments (docs/files.md). */
+export const attachmentsRoutes: FastifyPluginAsyncZod<{ ctx: FilesContext }> = async (app, { ctx }) => {
+  await app.register(multipart, {
+    limits: { fileSize: ctx.maxUploadBytes, files: 1, fields: 5, fieldSize: 100 },
+  });
+  const signedIn = { onRequest: app.authenticate };
+
+  /** The reader of a content URL: its `?token=` when it has one (for `<img>`, `<video>`), else the bearer. */
+  async function readerOf(request: FastifyRequest, attachmentId: number, token: string | undefined): Promise<number> {
+    if (token !== undefined) {
+      const userId = await verifyFileToken(ctx.keys, token, attachmentId);
+      if (userId === null) throw new AppError('token_not_valid', 'This link to the file has expired. Reload the page.');
+      return userId;
+    }
+    await app.authenticate(request);
+    return callerOf(request).id;
+  }
+
+  app.post(
+    '/attachments/',
+    {
+      ...signedIn,
+      schema: {
+        tags,
+        summary: 'Attach a file to a task, a unit or a comment (multipart: `task`, `unit` or `comment`, then `file`)',
+        description: `${hidden} The target field must come before \`file\`. The type is detected from the bytes. 413 past MAX_UPLOAD_MB or the workspace's WORKSPACE_QUOTA_MB. Attaching to a comment is its author's alone.`,
+        consumes: ['multipart/form-data'],
+        security: bearer,
+        response: { 201: ZAttachment },
+      },
+    },
+    async (request, reply) => {
+      if (!request.isMultipart()) throw new AppError('unsupported_media_type');
+      const userId = callerOf(request).id;
+      let file;
+      try {
+        file = await request.file();
+      } catch (error) {
+        if ((error as { statusCode?: unknown }).statusCode === 413) throw fileTooLarge(ctx);
+        throw new AppError('bad_request', 'The upload is not a valid multipart form.');
+      }
+      if (!file || file.fieldname !== 'file') throw new AppError('bad_request', 'Choose a file to upload.');
+      const fields: Record<string, string> = {};
+      for (const [name, value] of Object.entries(file.fields)) {
+        const first = Array.isArray(value) ? value[0] : value;
+        if (first && first.type === 'field' && typeof first.value === 'string') fields[name] = first.value;
+      }
+      const target = ZAttachmentTarget.safeParse(fields);
+      if (!target.success) {
+        file.file.resume();
+        throw new FieldError({ task: ['Files belong to a task, a unit or a comment'] });
+      }
+      try {
+        const stored = await storeAttachment(ctx, {
+          userId,
+          target: target.data,
+          name: file.filename,
+          body: Readable.from(untruncated(file.file), { objectMode: false }),
+        });
+        return reply.status(201).send(stored);
+      } catch (error) {
+        file.file.resume();
+        if (error instanceof AppError || error instanceof FieldError) throw error;
+        const status = (error as { statusCode?: unknown }).statusCode;
+        if (status === 413) throw fileTooLarge(ctx);
+        if (typeof status === 'number' && status >= 400 && status < 500) {
+          throw new AppError('bad_request', 'The upload is not a valid multipart form.');
+        }
+        throw error;
+      }
+    },
+  );
+
+  app.get(
+    '/attachments/',
+    {
+      ...signedIn,
+      schema: {
+        tags,
+        summary: 'The files of a task or a unit, with the files of its comments, oldest first',
+        description: `${hidden} Each file's \`content_url\` is signed for the caller for a few minutes.`,
+        security: bearer,
+        querystring: ZAttachmentListQuery,
+        response: { 200: ZAttachmentList },
+      },
+    },
+    async (request) => listAttachments(ctx, { userId: callerOf(request).id, query: request.query }),
+  );
+
+  app.get(
+    '/attachments/:id/',
+    {
+      ...signedIn,
+      schema: {
+        tags,
+        summary: 'One file',
+        description: hidden,
+        security: bearer,
+        params: ZIdParams,
+        response: { 200: ZAttachment },
+      },
+    },
+    async (request) => getAttachment(ctx, { userId: callerOf(request).id, attachmentId: request.params.id }),
+  );
+
+  app.delete(
+    '/attachments/:id/',
+    {
+      ...signedIn,
+      schema: {
+        tags,
+        summary: 'Delete a file (its author, or Admin and above)',
+        description: `${hidden} Others get 403.`,
+        security: bearer,
+        params: ZIdParams,
+        response: { 204: z.null().describe('Done') },
+      },
+    },
+    async (request, reply) => {
+      await deleteAttachment(ctx, { userId: callerOf(request).id, attachmentId: request.params.id });
+      return reply.status(204).send(null);
+    },
+  );
+
+  async function serve(request: FastifyRequest, reply: FastifyReply, id: number, token: string | undefined) {
+    const userId = await readerOf(request, id, token);
+    const file = await readableAttachment(ctx.db, { userId, attachmentId: id });
+    const inline = isInline(file.contentType);
+    reply.header('content-type', file.contentType);
+    reply.header('content-disposition', contentDisposition(inline ? 'inline' : 'attachment', file.name));
+    reply.header('x-content-type-options', 'nosniff');
+    // The browser's PDF viewer does not run in a sandboxed document; a PDF keeps the app's policy.
+    if (file.contentType !== 'application/pdf') reply.header('content-security-policy', sandboxPolicy);
+    reply.header('cache-control', 'private, max-age=600');
+    reply.header('accept-ranges', 'bytes');
+    const range = parseRange(request.headers.range, file.size);
+    if (range === 'unsatisfiable') {
+      return reply.status(416).header('content-range', `bytes */${file.size}`).send('');
+    }
+    if (range) {
+      reply.status(206).header('content-range', `bytes ${range.start}-${range.end}/${file.size}`);
+      reply.header('content-length', range.end - range.start + 1);
+      return reply.send(await ctx.storage.get(file.storageKey, range));
+    }
+    reply.header('content-length', file.size);
+    if (file.size === 0) return reply.send('');
+    return reply.send(await ctx.storage.get(file.storageKey));
+  }
+
+  app.get(
+    '/attachments/:id/content/',
+    {
+      compress: false,
+      schema: {
+        tags,
+        summary: "A file's bytes (`Range` supported); `?token=` from `content_url`, or the bearer header",
+        description: `${hidden} Images, PDF, MP4 and WebM inline; everything else (SVG and HTML too) as a download with a sandbox policy.`,
+        security: bearer,
+        params: ZIdParams,
+        querystring: ZAttachmentContentQuery,
+      },
+    },
+    async (request, reply) => serve(request, reply, request.params.id, request.query.token),
+  );
+
+  app.get(
+    '/attachments/:id/thumbnail/',
+    {
+      compress: false,
+      schema: {
+        tags,
+        summary: "An image's thumbnail (WebP, at most 320 px); `?token=` or the bearer header",
+        description: `${hidden} 404 for files without one.`,
+        security: bearer,
+        params: ZIdParams,
+        querystring: ZAttachmentContentQuery,
+        produces: ['image/webp'],
+      },
+    },
+    async (request, reply) => {
+      const userId = await readerOf(request, request.params.id, request.query.token);
+      const file = await readableAttachment(ctx.db, { userId, attachmentId: request.params.id });
+      if (!file.thumbnail) throw new AppError('not_found');
+      return reply
+        .header('content-type', 'image/webp')
+        .header('cache-control', 'private, max-age=600')
+        .header('content-security-policy', sandboxPolicy)
+        .send(file.thumbnail);
+    },
+  );
+};

@@ -1,0 +1,70 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { countStatements } from '../../db';
+import { relaxedLimits } from '../../../test/accounts';
+import { buildTestApp, type TestApp } from '../../../test/helpers';
+import { buildFlow, buildUnit, ok, taskAt } from '../../../test/units';
+import { as, buildTeam } from '../../../test/workspaces';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await buildTestApp({ authLimits: relaxedLimits });
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+/** Statements one request sends to the database (the driver's own count, BEGIN and COMMIT included). */
+async function counted(call: () => Promise<{ statusCode: number; body: string }>) {
+  const { result, statements } = await countStatements(call);
+  expect(result.statusCode, result.body).toBeLessThan(300);
+  return statements;
+}
+
+/**
+ * Round trips per request, counted by the drivers (docs/architecture.md, "Statements"), asserted
+ * exactly: a rise fails, and so does a drop, so the figures here stay true. Issue 13 aims lower
+ * (reading a task in 3, an action in 10, a matrix page in 3).
+ */
+describe('statements per request', () => {
+  test('reading a task, its actions, a matrix page, a project and My work stay within their counts', async () => {
+    const team = await buildTeam(t);
+    const flow = await buildFlow(t, {
+      workspace: team.workspace,
+      stages: [{ reviewMode: 'each_immediate', reviewers: [team.admin] }, {}],
+      edges: [
+        ['root', 0],
+        [0, 1],
+        [1, 'end'],
+      ],
+    });
+    const unit = await buildUnit(t, team.member, flow);
+    const id = taskAt(unit, flow, 0);
+    const member = as(t, team.member);
+    const admin = as(t, team.admin);
+    const counts = {
+      read: await counted(() => member('GET', `/api/tasks/${id}/`)),
+      start: await counted(() => member('POST', `/api/tasks/${id}/start/`)),
+      submit: await counted(() => member('POST', `/api/tasks/${id}/submit/`)),
+      reject: await counted(() => admin('POST', `/api/tasks/${id}/reject/`, { comment: 'again' })),
+      accept: 0,
+      page: await counted(() => member('GET', `/api/tasks/?pipeline=${flow.pipeline.id}&limit=100`)),
+      units: await counted(() => member('GET', `/api/units/?pipeline=${flow.pipeline.id}&limit=100`)),
+      project: await counted(() => member('GET', `/api/projects/${flow.project.id}/`)),
+      myWork: await counted(() => member('GET', `/api/tasks/?assignee=me`)),
+    };
+    ok(await member('POST', `/api/tasks/${id}/submit/`));
+    counts.accept = await counted(() => admin('POST', `/api/tasks/${id}/accept/`, {}));
+    // Measured 2026-11-24 on both databases (they agree).
+    expect(counts).toEqual({
+      read: 7,
+      start: 17,
+      submit: 22,
+      reject: 20,
+      accept: 20,
+      page: 4,
+      units: 4,
+      project: 4,
+      myWork: 2,
+    });
+  });
+});

@@ -1,0 +1,48 @@
+import ruAuth from './locales/ru/auth.json';
+import ruCommentsApi from './locales/ru/comments-api.json';
+import ruComments from './locales/ru/comments-web.json';
+import ruCommon from './locales/ru/common.json';
+import ruDigests from './locales/ru/digests.json';
+import ruFiles from './locales/ru/files.json';
+import ruLanding from './locales/ru/landing.json';
+import ruMail from './locales/ru/mail.json';
+import ruNotifications from './locales/ru/notifications-web.json';
+import ruOauth from './locales/ru/oauth.json';
+import ruOnboarding from './locales/ru/onboarding.json';
+import ruPipelines from './locales/ru/pipelines.json';
+import ruProjects from './locales/ru/projects.json';
+import ruPublic from './locales/ru/public.json';
+import ruReviewRounds from './locales/ru/review-rounds.json';
+import ruSecurity from './locales/ru/security.json';
+import ruIntegrations from './locales/ru/integrations.json';
+import ruKeyboard from './locales/ru/keyboard.json';
+import ruTasks from './locales/ru/tasks.json';
+import ruTeams from './locales/ru/teams.json';
+import ruWorkspaces from './locales/ru/workspaces.json';
+import ruWorkspacesWeb from './locales/ru/workspaces-web.json';
+
+/** The Russian translations (see locales-en.ts); the web app loads them only for a Russian reader. */
+export const ru: Record<string, string> = {
+  ...ruCommon,
+  ...ruAuth,
+  ...ruMail,
+  ...ruDigests,
+  ...ruFiles,
+  ...ruOauth,
+  ...ruCommentsApi,
+  ...ruComments,
+  ...ruNotifications,
+  ...ruOnboarding,
+  ...ruLanding,
+  ...ruPipelines,
+  ...ruProjects,
+  ...ruPublic,
+  ...ruTasks,
+  ...ruTeams,
+  ...ruReviewRounds,
+  ...ruSecurity,
+  ...ruIntegrations,
+  ...ruKeyboard,
+  ...ruWorkspaces,
+  ...ruWorkspacesWeb,
+};

@@ -1,0 +1,177 @@
+import {
+  ActionIcon,
+  Alert,
+  Button,
+  Checkbox,
+  Group,
+  Loader,
+  MultiSelect,
+  NumberInput,
+  Select,
+  Stack,
+  Text,
+  Title,
+} from '@mantine/core';
+import { IconPlus, IconX } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { TeamLimits, type TStage, type TStageReviewRules } from '@stageline/shared';
+import { formError } from '../../../shared/lib/form-errors';
+import { showToast } from '../../../shared/ui/toast';
+import { useProject } from '../../projects';
+import { useTeams } from '../../teams';
+import { patchStageRules, stageQuery } from '../api';
+
+const rulesOf = (stage: TStage): TStageReviewRules => ({
+  required_approvals: stage.required_approvals ?? null,
+  allow_self_review: stage.allow_self_review ?? false,
+  team_rules: stage.team_rules ?? [],
+  default_assignee_teams: stage.default_assignee_teams ?? [],
+  default_reviewer_teams: stage.default_reviewer_teams ?? [],
+});
+
+/**
+ * A stage's teams and review rules (docs/review-rules.md), saved on their own with PATCH
+ * stages/{id}/: default assignee and reviewer teams, the approvals a round needs, approvals from
+ * teams, and whether an assignee may review their own task. One stage at a time.
+ */
+export function StageReviewRules({ stageId, projectId }: { stageId: number; projectId: number }) {
+  const { t } = useTranslation();
+  const stage = useQuery(stageQuery(stageId));
+  const project = useProject(projectId);
+  const teams = useTeams(project.data?.workspace);
+  if (stage.isPending || teams.isPending) return <Loader size="sm" />;
+  if (!stage.data) return null;
+  const options = (teams.data ?? []).map((team) => ({ value: String(team.id), label: team.name }));
+  return (
+    <RulesForm key={stage.dataUpdatedAt} stageId={stageId} initial={rulesOf(stage.data)} options={options} t={t} />
+  );
+}
+
+function RulesForm({
+  stageId,
+  initial,
+  options,
+  t,
+}: {
+  stageId: number;
+  initial: TStageReviewRules;
+  options: { value: string; label: string }[];
+  t: (key: string, params?: Record<string, unknown>) => string;
+}) {
+  const [rules, setRules] = useState(initial);
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+  const set = (patch: Partial<TStageReviewRules>) => setRules((current) => ({ ...current, ...patch }));
+  const teamSelect = (name: 'default_assignee_teams' | 'default_reviewer_teams', label: string) => (
+    <MultiSelect
+      label={label}
+      data={options}
+      searchable
+      clearable
+      value={rules[name].map(String)}
+      onChange={(value) => set({ [name]: value.map(Number) })}
+      nothingFoundMessage={t('No teams yet.')}
+      data-testid={`stage-rules-${name}`}
+    />
+  );
+  const save = async () => {
+    setBusy(true);
+    setFailure(null);
+    try {
+      await patchStageRules(stageId, rules);
+      showToast({ kind: 'success', message: t('Review rules saved') });
+    } catch (error) {
+      setFailure(formError(error, { fallback: t('Error while updating stage(s)') }));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Stack gap="sm" data-testid="stage-rules">
+      <Title order={3} size="h5">
+        {t('Teams and review rules')}
+      </Title>
+      {teamSelect('default_assignee_teams', t('Default assignee teams'))}
+      {teamSelect('default_reviewer_teams', t('Default reviewer teams'))}
+      <NumberInput
+        label={t('Approvals needed')}
+        description={t('Empty: every reviewer in the “each reviewer” modes, one in “any reviewer”.')}
+        min={1}
+        max={TeamLimits.requiredApprovals}
+        value={rules.required_approvals ?? ''}
+        onChange={(value) => set({ required_approvals: typeof value === 'number' ? value : null })}
+        data-testid="stage-rules-required"
+      />
+      <Text size="sm" fw={500}>
+        {t('Approvals from teams')}
+      </Text>
+      {rules.team_rules.map((rule, index) => (
+        <Group key={index} gap="xs" wrap="nowrap" data-testid="stage-rules-team-rule">
+          <Select
+            aria-label={t('Team')}
+            data={options}
+            value={String(rule.team)}
+            allowDeselect={false}
+            onChange={(value) =>
+              value &&
+              set({ team_rules: rules.team_rules.map((r, i) => (i === index ? { ...r, team: Number(value) } : r)) })
+            }
+            style={{ flex: 1 }}
+          />
+          <NumberInput
+            aria-label={t('Approvals from this team')}
+            min={1}
+            max={TeamLimits.requiredApprovals}
+            w={90}
+            value={rule.required}
+            onChange={(value) =>
+              set({
+                team_rules: rules.team_rules.map((r, i) =>
+                  i === index ? { ...r, required: typeof value === 'number' ? value : 1 } : r,
+                ),
+              })
+            }
+          />
+          <ActionIcon
+            variant="subtle"
+            aria-label={t('Remove the rule')}
+            onClick={() => set({ team_rules: rules.team_rules.filter((_, i) => i !== index) })}
+          >
+            <IconX size={14} />
+          </ActionIcon>
+        </Group>
+      ))}
+      {options.length > 0 ? (
+        <Group>
+          <Button
+            variant="subtle"
+            size="xs"
+            leftSection={<IconPlus size={14} />}
+            onClick={() => set({ team_rules: [...rules.team_rules, { team: Number(options[0]!.value), required: 1 }] })}
+            data-testid="stage-rules-add-team-rule"
+          >
+            {t('Add a team rule')}
+          </Button>
+        </Group>
+      ) : null}
+      <Checkbox
+        label={t('An assignee may review their own task')}
+        checked={rules.allow_self_review}
+        onChange={(event) => set({ allow_self_review: event.currentTarget.checked })}
+        data-testid="stage-rules-allow-self-review"
+      />
+      {failure ? (
+        <Alert color="red" data-testid="stage-rules-error">
+          {failure}
+        </Alert>
+      ) : null}
+      <Group justify="flex-end">
+        <Button variant="light" loading={busy} onClick={() => void save()} data-testid="stage-rules-save">
+          {t('Save review rules')}
+        </Button>
+      </Group>
+    </Stack>
+  );
+}

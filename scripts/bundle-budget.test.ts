@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { Budgets, firstScreenLoads, ownChunkBytes, readManifest, routeModules, Screens } from './bundles';
+
+/**
+ * The size budget of issue 14, over the build's manifest (CI builds before `npm test`; without a
+ * build this fails and says how to make one). Counts what a browser fetches: an entry and the route
+ * modules a URL draws, with their static imports; dynamic imports load later, when asked for.
+ */
+const manifest = readManifest();
+const loads = firstScreenLoads(manifest);
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+
+describe('the JS budget of the first screens (brotli, as transferred)', () => {
+  it(`/login: at most ${kb(Budgets.login.brotliBytes)} in ${Budgets.login.requests} requests`, () => {
+    expect(loads.login.brotliBytes, loads.login.files.join('\n')).toBeLessThanOrEqual(Budgets.login.brotliBytes);
+    expect(loads.login.requests).toBeLessThanOrEqual(Budgets.login.requests);
+  });
+
+  it(`the /app shell: at most ${kb(Budgets.appShell.brotliBytes)}`, () => {
+    expect(loads.appShell.brotliBytes).toBeLessThanOrEqual(Budgets.appShell.brotliBytes);
+  });
+
+  it(`each screen's own chunk: at most ${kb(Budgets.screenOwnChunk.brotliBytes)}`, () => {
+    const screens = routeModules(manifest);
+    expect(screens).toContain(Screens.login);
+    expect(screens).toContain(Screens.units);
+    const over = screens
+      .map((key) => ({ key, bytes: ownChunkBytes(manifest, key) }))
+      .filter(({ bytes }) => bytes > Budgets.screenOwnChunk.brotliBytes);
+    expect(over).toEqual([]);
+  });
+
+  it('/login loads neither the app shell, the diagram editor, Markdown nor the password estimator', () => {
+    const heavy = [Screens.appShell, Screens.pipelineFlow, 'src/features/auth/lib/zxcvbn-estimator.ts'].map(
+      (key) => manifest[key]!.file,
+    );
+    const loaded = loads.login.files.filter((file) => heavy.includes(file) || /^assets\/(flow|markdown)-/.test(file));
+    expect(loaded).toEqual([]);
+  });
+});
