@@ -54,8 +54,14 @@ async function choose(page: Page, text: string) {
   const select = page.getByTestId('flow-link-select');
   await expect(select).toBeFocused();
   await page.keyboard.type(text);
+  // The typed text alone fills the field: wait for the filtered option, then for the choice to be
+  // made (the confirm button enables and the list closes) before the second Enter confirms it.
+  await expect(page.getByRole('option', { name: text })).toBeVisible();
   await page.keyboard.press('ArrowDown');
+  await expect(select).toHaveAttribute('aria-activedescendant', /.+/);
   await page.keyboard.press('Enter');
+  await expect(page.getByTestId('flow-link-confirm')).toBeEnabled();
+  await expect(select).toHaveAttribute('aria-expanded', 'false');
   await expect(select).toHaveValue(new RegExp(text));
   await page.keyboard.press('Enter');
   await expect(page.getByTestId('flow-link-select')).toBeHidden();

@@ -1,4 +1,4 @@
-import { expect, snap, test } from './support/fixtures';
+import { expect, interactive, snap, test } from './support/fixtures';
 import { registerUser, signInAs } from './support/accounts';
 import { freePort, startServer } from './support/server';
 
@@ -13,6 +13,7 @@ test.describe('the shell', () => {
     await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', 'light');
     await snap(page, 'landing-en-light');
 
+    await interactive(page);
     await page.getByTestId('language-switcher').click();
     await page.getByTestId('language-ru').click();
     await expect(page.getByRole('heading', { name: heroRu })).toBeVisible();

@@ -10,6 +10,14 @@ export async function snap(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: path.join(screenshotDir, `${name}.png`), fullPage: true });
 }
 
+/**
+ * Waits until the app has taken over the page: the prerendered landing page is visible before its
+ * buttons answer (main.tsx marks `<html data-interactive>` after the first render).
+ */
+export async function interactive(page: Page): Promise<void> {
+  await expect(page.locator('html')).toHaveAttribute('data-interactive', '');
+}
+
 /** Every spec runs against the server global setup started. */
 export const test = base.extend({
   // Playwright fixtures must destructure their dependencies, even when there are none.

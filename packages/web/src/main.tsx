@@ -3,7 +3,7 @@ import '@mantine/dates/styles.css';
 import '@mantine/notifications/styles.css';
 import '@mantine/spotlight/styles.css';
 import './app/accessibility.css';
-import { StrictMode } from 'react';
+import { StrictMode, useEffect } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createBrowserRouter, RouterProvider } from 'react-router';
 import { boot } from './app/boot';
@@ -30,6 +30,18 @@ function routeReady(): Promise<void> {
   });
 }
 
+/**
+ * Marks the page interactive once the app has committed its first render: over the prerendered
+ * landing page the markup is visible before its buttons answer, and end-to-end tests wait for this
+ * before they click there (docs/decisions.md, entry 44).
+ */
+function MarkInteractive() {
+  useEffect(() => {
+    document.documentElement.setAttribute('data-interactive', '');
+  }, []);
+  return null;
+}
+
 void Promise.all([boot(), routeReady(), i18nReady()]).finally(() => {
   startPreloading(routes, (listener) => {
     let last = router.state.location.pathname;
@@ -43,6 +55,7 @@ void Promise.all([boot(), routeReady(), i18nReady()]).finally(() => {
     <StrictMode>
       <Providers>
         <RouterProvider router={router} />
+        <MarkInteractive />
       </Providers>
     </StrictMode>,
   );
