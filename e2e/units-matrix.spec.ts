@@ -1,26 +1,22 @@
-import { registerUser } from './support/accounts';
+import type { APIRequestContext } from '@playwright/test';
+import { registerUser, type TestUser } from './support/accounts';
 import { call, openAs, teamWorkspace } from './support/api';
 import { expect, snap, test } from './support/fixtures';
 
 /**
- * The unit × stage matrix of a 500-stage pipeline (the bound in docs/rules.md §Limits): columns in flow order
+ * The unit × stage matrix of a 10,000-unit pipeline (issue 13) and of a 500-stage one (the bound in docs/rules.md §Limits): columns in flow order
  * whatever the stages' ids, and only the columns in view are drawn, also after scrolling sideways.
  */
-test('a 500-stage matrix: columns in flow order, only those in view drawn', async ({ browser, baseURL, request }) => {
-  test.setTimeout(120_000);
-  const lead = await registerUser(request, { firstName: 'Lena' });
-  const team = await teamWorkspace(request, lead, [], 'Long studio');
-  const pipeline = await call<{ id: number; version: number; nodes: { id: number; kind: string; name: string }[] }>(
-    request,
-    lead,
-    'POST',
-    'pipelines/',
-    { project: team.project, name: 'Long' },
-  );
+type TPipeline = { id: number; version: number; nodes: { id: number; kind: string; name: string }[] };
+
+/**
+ * A pipeline of `count` stages in a chain, "Stage 1" first. The stages are created last-to-first, so
+ * their ids run against the flow ("Stage {count}" has the smallest id).
+ */
+async function chainPipeline(request: APIRequestContext, lead: TestUser, project: number, count: number) {
+  const pipeline = await call<TPipeline>(request, lead, 'POST', 'pipelines/', { project, name: `Chain of ${count}` });
   const root = pipeline.nodes.find((n) => n.kind === 'root')!;
   const end = pipeline.nodes.find((n) => n.kind === 'end')!;
-  const count = 500;
-  // Created last-to-first: the stage created first ("Stage 500") is the last step of the flow.
   const keys = Array.from({ length: count }, (_, i) => `s${count - i}`);
   const chain = Array.from({ length: count }, (_, i) => `s${i + 1}`);
   await call(request, lead, 'PUT', `pipelines/${pipeline.id}/graph/`, {
@@ -36,6 +32,14 @@ test('a 500-stage matrix: columns in flow order, only those in view drawn', asyn
       { source: chain[count - 1], target: end.id },
     ],
   });
+  return pipeline;
+}
+
+test('a 500-stage matrix: columns in flow order, only those in view drawn', async ({ browser, baseURL, request }) => {
+  test.setTimeout(120_000);
+  const lead = await registerUser(request, { firstName: 'Lena' });
+  const team = await teamWorkspace(request, lead, [], 'Long studio');
+  const pipeline = await chainPipeline(request, lead, team.project, 500);
   await call(request, lead, 'POST', 'units/batch/', {
     project: team.project,
     pipeline: pipeline.id,
@@ -66,5 +70,62 @@ test('a 500-stage matrix: columns in flow order, only those in view drawn', asyn
     'data-status',
     'todo',
   );
+  await page.context().close();
+});
+
+test('10,000 units × 20 stages: one call loads them all, filters run in the browser, a live change patches one row', async ({
+  browser,
+  baseURL,
+  request,
+}) => {
+  test.setTimeout(180_000);
+  const lead = await registerUser(request, { firstName: 'Lena' });
+  const team = await teamWorkspace(request, lead, [], 'Big studio');
+  const pipeline = await chainPipeline(request, lead, team.project, 20);
+  const batch = { project: team.project, pipeline: pipeline.id, template: 'Shot {count}', start: 1, step: 1 };
+  await call(request, lead, 'POST', 'units/batch/', { ...batch, count: 10_000 });
+
+  const page = await openAs(browser, baseURL, lead, team.workspace);
+  const calls: string[] = [];
+  page.on('request', (sent) => {
+    const url = new URL(sent.url());
+    if (url.pathname.startsWith('/api/units/matrix/')) calls.push(`${url.pathname}${url.search}`);
+  });
+  await page.goto(`/app/projects/${team.project}/units?pipeline=${pipeline.id}`);
+  const matrix = page.getByTestId('matrix');
+  await expect(matrix).toHaveAttribute('data-count', '10000', { timeout: 30_000 });
+  const rows = page.getByTestId('matrix-row');
+  await expect(rows.first().getByTestId('matrix-unit-link')).toHaveText('Shot 1');
+  expect(calls).toEqual([`/api/units/matrix/whole/?pipeline=${pipeline.id}`]);
+
+  // The last unit by value, drawn at once at the bottom: every row is already here.
+  await matrix.evaluate((element) => element.scrollTo({ top: element.scrollHeight }));
+  await expect(rows.last().getByTestId('matrix-unit-link')).toHaveText('Shot 10000');
+  await expect(rows.last().getByTestId('matrix-cell').first()).toHaveAttribute('data-status', 'todo');
+  await matrix.evaluate((element) => element.scrollTo({ top: 0 }));
+
+  // Someone else finishes Shot 1's first task: the cell changes, the next stage becomes ready, and only
+  // Shot 1's row is fetched again.
+  const whole = await call<{ units: [number, string, ([number] | null)[]][] }>(
+    request,
+    lead,
+    'GET',
+    `units/matrix/whole/?pipeline=${pipeline.id}`,
+  );
+  const [unitId, , cells] = whole.units[0]!;
+  await call(request, lead, 'PATCH', `tasks/${cells[0]![0]}/`, { status: 'done' });
+  const first = rows.first();
+  await expect(first.getByTestId('matrix-cell').first()).toHaveAttribute('data-status', 'done');
+  await expect(first.getByTestId('matrix-cell').nth(1)).toHaveAttribute('title', /Ready/);
+  await expect.poll(() => calls.length).toBe(2);
+  expect(calls[1]).toBe(`/api/units/matrix/whole/?pipeline=${pipeline.id}&units=${unitId}`);
+
+  // A filter answers from the browser's copy: no call to the server.
+  await page.getByTestId('matrix-filter-status').click();
+  await page.getByRole('option', { name: 'Done', exact: true }).click();
+  await expect(matrix).toHaveAttribute('data-count', '1');
+  await expect(rows.first().getByTestId('matrix-unit-link')).toHaveText('Shot 1');
+  await snap(page, 'unit-matrix-10000-units-filtered');
+  expect(calls).toHaveLength(2);
   await page.context().close();
 });

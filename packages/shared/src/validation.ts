@@ -73,6 +73,14 @@ export const ZOffset = zWholeNumber({ min: 0, max: Limits.maxId }).default(0);
 /** A page size. */
 export const ZPageLimit = zWholeNumber({ min: 1, max: Limits.pageSize.max }).default(Limits.pageSize.default);
 export const ZIdParams = z.object({ id: ZId });
+/** Ids in a URL as one comma-separated value (`units=3,7,12`), at most `max` of them, in decimal. */
+export function zIdList(max: number) {
+  return z
+    .string()
+    .regex(/^[0-9]{1,16}(,[0-9]{1,16})*$/)
+    .transform((value) => value.split(',').map(Number))
+    .pipe(z.array(z.number().int().min(1).max(Limits.maxId)).max(max));
+}
 
 /** A trimmed name of a workspace, project, pipeline, stage or unit. */
 export const ZName = z.string().trim().min(Limits.name.min).max(Limits.name.max);

@@ -1,7 +1,16 @@
 import { render } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeAll, beforeEach, vi } from 'vitest';
-import type { TMe, TPipeline, TProject, TRole, TWorkspace } from '@stageline/shared';
+import {
+  WholeMatrixCellFields,
+  type TMatrixPage,
+  type TMe,
+  type TPipeline,
+  type TProject,
+  type TRole,
+  type TWholeMatrix,
+  type TWorkspace,
+} from '@stageline/shared';
 import { Providers } from '../src/app/providers';
 import { routes } from '../src/app/routing/routes';
 import { queryClient } from '../src/shared/api/query-client';
@@ -88,6 +97,30 @@ export const pipeline = (id: number, name: string): TPipeline => ({
   edges: [],
   stage_counters: {},
 });
+
+/**
+ * A page of the matrix as `GET units/matrix/whole/` sends the same rows: what the matrix screen
+ * loads for pipelines up to `WholeMatrixUnits`.
+ */
+export function wholeOf(page: TMatrixPage, pipelineId = 7): TWholeMatrix {
+  return {
+    pipeline: pipelineId,
+    count: page.count,
+    stages: page.stages,
+    cell: [...WholeMatrixCellFields],
+    people: [],
+    units: page.rows.map((row) => [
+      row.unit.id,
+      row.unit.name,
+      page.stages.map((stage) => {
+        const task = row.tasks.find((candidate) => candidate.stage === stage.id);
+        return task
+          ? [task.id, task.status, task.ready, task.overdue, task.due_date, task.assignees, task.files]
+          : null;
+      }),
+    ]),
+  };
+}
 
 export let calls: TCall[];
 

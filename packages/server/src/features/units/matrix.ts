@@ -90,7 +90,7 @@ export type WholeMatrixBody = { json: string; etag: string };
  */
 export async function wholeMatrix(
   db: Db,
-  { userId, pipelineId }: { userId: number; pipelineId: number },
+  { userId, pipelineId, unitIds }: { userId: number; pipelineId: number; unitIds?: number[] },
 ): Promise<WholeMatrixBody> {
   const { workspaceId } = await authorizePipelineUnits(db, { userId, pipelineId });
   const graph = await loadGraph(db, pipelineId, workspaceId);
@@ -100,6 +100,14 @@ export async function wholeMatrix(
   const defaults = Object.fromEntries([...graph.defaults].map(([id, d]) => [String(id), d.assignees]));
   const flow = `{${graph.flow.join(',')}}`;
   const now = new Date();
+  // Only some units (a live event's refetch): the same statement, its tasks and units narrowed.
+  const only = unitIds ? `{${unitIds.join(',')}}` : null;
+  const ofUnits = (column: SQL) => (only ? sql` and ${column} = any(${only}::int[])` : sql``);
+  // A cell's fields but `teams` (`WholeMatrixCellFields`), which follows only when there are some.
+  const cell = sql`c.id, c.status, b.id is null, c.overdue,
+    to_char(c.due at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+    case when c.use_stage_defaults then coalesce(${JSON.stringify(defaults)}::jsonb -> c.stage_id::text, '[]'::jsonb)
+    else coalesce(own.ids, '[]'::jsonb) end, coalesce(n.n, 0)`;
   // Set-based, so the plan is a few hash joins over the pipeline's tasks rather than a probe per
   // cell: the tasks with their effective due date and overdue (`t`, `s` as `effectiveDue` expects),
   // the blocked ones (a predecessor's task not done: not ready), own assignees, file counts (the task's
@@ -111,7 +119,7 @@ export async function wholeMatrix(
       c as (
         select t.id, t.unit_id, t.stage_id, t.status, t.use_stage_defaults,
           ${effectiveDue} as due, coalesce(${overdueAt(now)}, false) as overdue
-        from tasks t join stages s on s.id = t.stage_id where s.pipeline_id = ${pipelineId}),
+        from tasks t join stages s on s.id = t.stage_id where s.pipeline_id = ${pipelineId}${ofUnits(sql`t.unit_id`)}),
       blocked as (
         select distinct c.id from c join stage_edges e on e.target_id = c.stage_id
         join c p on p.unit_id = c.unit_id and p.stage_id = e.source_id where p.status <> 'done'),
@@ -120,6 +128,13 @@ export async function wholeMatrix(
         join c on c.id = a.task_id and not c.use_stage_defaults
         join memberships m on m.user_id = a.user_id and m.workspace_id = ${workspaceId}
         group by a.task_id),
+      teams as (
+        select x.task_id, jsonb_agg(x.team_id order by x.team_id) as ids from (
+          select c.id as task_id, d.team_id from stage_default_assignee_teams d join c on c.stage_id = d.stage_id
+          where c.use_stage_defaults
+          union all
+          select o.task_id, o.team_id from task_assignee_teams o join c on c.id = o.task_id where not c.use_stage_defaults) x
+        group by x.task_id),
       files as (
         select x.task_id, count(*)::int as n from (
           select f.task_id from attachments f join c on c.id = f.task_id where f.completed_at is not null
@@ -128,20 +143,19 @@ export async function wholeMatrix(
           where f.completed_at is not null) x
         group by x.task_id),
       cells as (
-        select u.id, u.name, json_agg(case when c.id is null then null else json_build_array(
-            c.id, c.status, b.id is null, c.overdue,
-            to_char(c.due at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-            case when c.use_stage_defaults then coalesce(${JSON.stringify(defaults)}::jsonb -> c.stage_id::text, '[]'::jsonb)
-            else coalesce(own.ids, '[]'::jsonb) end, coalesce(n.n, 0)) end order by f.ord) filter (where f.ord is not null) as cells
+        select u.id, u.name, json_agg(case when c.id is null then null
+            when tm.ids is null then json_build_array(${cell}) else json_build_array(${cell}, tm.ids) end
+            order by f.ord) filter (where f.ord is not null) as cells
         from units u left join f on true
         left join c on c.unit_id = u.id and c.stage_id = f.stage_id
         left join blocked b on b.id = c.id
         left join own on own.task_id = c.id
+        left join teams tm on tm.task_id = c.id
         left join files n on n.task_id = c.id
-        where u.pipeline_id = ${pipelineId}
+        where u.pipeline_id = ${pipelineId}${ofUnits(sql`u.id`)}
         group by u.id, u.name)
       select coalesce((select json_agg(json_build_array(id, name, coalesce(cells, '[]'::json)) order by name, id) from cells)::text, '[]') as units,
-        (select count(*)::int from units where pipeline_id = ${pipelineId}) as count,
+        (select count(*)::int from units u where u.pipeline_id = ${pipelineId}${ofUnits(sql`u.id`)}) as count,
         (select coalesce(json_agg(json_build_array(p.id, p.username, p.first_name, p.last_name) order by p.id)::text, '[]')
           from memberships m join users p on p.id = m.user_id where m.workspace_id = ${workspaceId}) as people`,
   );

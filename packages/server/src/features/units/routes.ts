@@ -117,6 +117,7 @@ export const unitsRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
       const { json, etag } = await wholeMatrix(db, {
         userId: callerOf(request).id,
         pipelineId: request.query.pipeline,
+        unitIds: request.query.units,
       });
       void reply.header('etag', etag).header('cache-control', 'private, no-cache');
       if (request.headers['if-none-match'] === etag) return reply.code(304).send(null);

@@ -20,7 +20,7 @@ afterAll(async () => {
 function named(matrix: TWholeMatrix, cells: TWholeMatrix['units'][number][2]): TTaskCell[] {
   return cells.flatMap((cell, i) => {
     if (!cell) return [];
-    const [id, status, ready, overdue, due_date, assignees, files] = cell;
+    const [id, status, ready, overdue, due_date, assignees, files] = cell; // `teams` is not in the paged cell
     return [{ id, stage: matrix.stages[i]!.id, status, ready, overdue, due_date, assignees, files }];
   });
 }
@@ -62,7 +62,7 @@ describe('GET units/matrix/whole/', () => {
     expect(response.statusCode, response.body).toBe(200);
     const matrix = ZWholeMatrix.parse(response.json());
     expect(matrix.count).toBe(3);
-    expect(matrix.cell).toEqual(['id', 'status', 'ready', 'overdue', 'due_date', 'assignees', 'files']);
+    expect(matrix.cell).toEqual(['id', 'status', 'ready', 'overdue', 'due_date', 'assignees', 'files', 'teams']);
     expect(matrix.stages.map((s) => s.id)).toEqual(flow.stages);
     expect(matrix.units.map(([, name]) => name)).toEqual(['Shot 1', 'Shot 2', 'Shot 10']);
     expect(matrix.people.map(([id]) => id)).toEqual(
@@ -133,6 +133,44 @@ describe('GET units/matrix/whole/', () => {
     // The session, the pipeline with the caller's role, the graph, and the matrix with its people.
     const { statements } = await countStatements(() => as(t, team.member)('GET', url));
     expect(statements).toBe(4);
+  });
+
+  test('assignee teams follow only where there are some; ?units= answers just those units', async () => {
+    const team = await buildTeam(t);
+    const owner = as(t, team.owner);
+    const lighting = await owner('POST', `/api/workspaces/${team.workspace.id}/teams/`, { name: 'Lighting', color: '#12ab34' });
+    expect(lighting.statusCode, lighting.body).toBe(201);
+    const lightingId = lighting.json<{ id: number }>().id;
+    const flow = await buildFlow(t, {
+      workspace: team.workspace,
+      stages: [{}, {}],
+      edges: [
+        ['root', 0],
+        [0, 1],
+        [1, 'end'],
+      ],
+    });
+    const units = [];
+    for (const name of ['Shot 1', 'Shot 2', 'Shot 3']) units.push(await buildUnit(t, team.member, flow, name));
+    const teamed = taskAt(units[1]!, flow, 1);
+    ok(await as(t, team.member)('PATCH', `/api/tasks/${teamed}/`, { assignee_teams: [lightingId] }));
+
+    const whole = ZWholeMatrix.parse(
+      (await as(t, team.member)('GET', `/api/units/matrix/whole/?pipeline=${flow.pipeline.id}`)).json(),
+    );
+    const cells = whole.units.flatMap(([, , row]) => row).filter((c) => c !== null);
+    expect(cells.filter((c) => c.length === 8)).toEqual([expect.arrayContaining([teamed])]);
+    expect(cells.find((c) => c[0] === teamed)![7]).toEqual([lightingId]);
+
+    const url = `/api/units/matrix/whole/?pipeline=${flow.pipeline.id}&units=${units[2]!.id},${units[1]!.id},999999`;
+    const some = await as(t, team.member)('GET', url);
+    expect(some.statusCode, some.body).toBe(200);
+    const part = ZWholeMatrix.parse(some.json());
+    expect(part.count).toBe(2);
+    expect(part.units).toEqual(whole.units.slice(1));
+
+    const bad = await as(t, team.member)('GET', `/api/units/matrix/whole/?pipeline=${flow.pipeline.id}&units=1,x`);
+    expect(bad.statusCode).toBe(400);
   });
 
   test('a pipeline without stages lists its units with no cells', async () => {

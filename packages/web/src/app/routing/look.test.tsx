@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import type { TMatrixPage, TPipeline, TProjectWorkload, TWorkspaceUser } from '@stageline/shared';
-import { counters, json, lazy, pipeline, renderAt, serve, setupAppHarness } from '../../../test/app-harness';
+import { counters, json, lazy, pipeline, renderAt, serve, setupAppHarness, wholeOf } from '../../../test/app-harness';
 import { buildPipeline } from '../../../test/pipelines';
 
 setupAppHarness();
@@ -113,7 +113,7 @@ describe('empty lists teach', () => {
   it('the matrix says what a unit is and offers to create units', async () => {
     serve('member', ({ method, url }) =>
       method === 'GET' && url.startsWith('/api/units/matrix/')
-        ? json(200, { count: 0, stages: [], rows: [] })
+        ? json(200, wholeOf({ count: 0, stages: [], rows: [] }))
         : undefined,
     );
     renderAt('/app/projects/5/units?pipeline=7');
@@ -148,7 +148,7 @@ describe('the matrix', () => {
     };
     serve('member', ({ method, url }) => {
       if (method !== 'GET') return undefined;
-      if (url.startsWith('/api/units/matrix/')) return json(200, page);
+      if (url.startsWith('/api/units/matrix/whole/')) return json(200, wholeOf(page));
       if (url === '/api/workspaces/7/users/') return json(200, team);
       return undefined;
     });

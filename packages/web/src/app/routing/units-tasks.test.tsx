@@ -2,7 +2,19 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import type { TMatrixPage, TTask, TTaskListItem } from '@stageline/shared';
 
-import { lazy, json, calls, serve, renderAt, sent, setupAppHarness, type TRoute } from '../../../test/app-harness';
+import {
+  calls,
+  counters,
+  json,
+  lazy,
+  pipeline,
+  renderAt,
+  sent,
+  serve,
+  setupAppHarness,
+  wholeOf,
+  type TRoute,
+} from '../../../test/app-harness';
 import { sampleTask } from '../../../test/served';
 
 setupAppHarness();
@@ -176,19 +188,42 @@ function matrixPage(offset: number, limit: number, count: number, stages = twoSt
     });
   return { count, stages, rows };
 }
+/** The matrix of `count` units, whole or a page at a time, as the screen asks for it. */
 const matrixRoute =
   (count: number, stages = twoStages): TRoute =>
   ({ method, url }) => {
     if (method !== 'GET' || !url.startsWith('/api/units/matrix/')) return undefined;
+    if (url.startsWith('/api/units/matrix/whole/')) return json(200, wholeOf(matrixPage(0, count, count, stages)));
     const query = new URL(url, 'http://x').searchParams;
     return json(200, matrixPage(Number(query.get('offset')), Number(query.get('limit')), count, stages));
   };
+/** Pipeline 7 with more units than the screen loads at once (two stages, 30,000 tasks on each). */
+const pagedPipeline: TRoute = ({ method, url }) =>
+  method === 'GET' && url === '/api/pipelines/?project=5'
+    ? json(200, [{ ...pipeline(7, 'Animation'), stages_count: 2, task_counters: { ...counters, todo: 60_000 } }])
+    : undefined;
 const matrixQueries = () =>
   calls.filter((c) => c.url.startsWith('/api/units/matrix/')).map((c) => new URL(c.url, 'http://x').searchParams);
 
 describe('unit matrix', () => {
-  it('asks for the first page with the filters of the URL, then the pages scrolled to', async () => {
-    serve('member', matrixRoute(10_000));
+  it('loads a pipeline up to 20,000 units whole, and filters and sorts it in the browser', async () => {
+    serve('member', matrixRoute(150));
+    vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockReturnValue(600);
+    vi.spyOn(HTMLElement.prototype, 'clientWidth', 'get').mockReturnValue(1200);
+    // Shot 12 and Shot 120 … Shot 129 contain "shot 12" (not Shot 112); newest first.
+    renderAt('/app/projects/5/units?pipeline=7&search=shot%2012&sort=-created');
+    const matrix = await screen.findByTestId('matrix', {}, lazy);
+    await waitFor(() => expect(matrix.getAttribute('data-count')).toBe('11'), lazy);
+    const rows = await screen.findAllByTestId('matrix-row');
+    expect(rows.map((row) => row.getAttribute('data-unit-id'))).toEqual(
+      [129, 128, 127, 126, 125, 124, 123, 122, 121, 120, 12].map((n) => String(1000 + n)),
+    );
+    expect(within(rows[0]!).getAllByTestId('matrix-cell')[1]!.getAttribute('data-status')).toBe('todo');
+    expect(matrixQueries().map(String)).toEqual(['pipeline=7']);
+  });
+
+  it('pages a bigger pipeline from the server: the first page with the filters of the URL, then the pages scrolled to', async () => {
+    serve('member', (call) => pagedPipeline(call) ?? matrixRoute(10_000)(call));
     // The test DOM has no layout: the scroller is a 600 px window.
     vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockReturnValue(600);
     vi.spyOn(HTMLElement.prototype, 'clientWidth', 'get').mockReturnValue(1200);

@@ -12,7 +12,7 @@ import {
 import { api } from '../../shared/api';
 import { queryClient } from '../../shared/api/query-client';
 import { pipelineKeys } from '../pipelines/crud';
-import { unitKeys } from '../units';
+import { taskChanged } from '../units';
 
 /**
  * Task calls (docs/rules.md §API). Every call is `silent`: the task screen says 'Task update error' with
@@ -62,7 +62,7 @@ export const useTaskPages = (query: TTaskListQuery) => useInfiniteQuery(taskPage
 function remember(task: TTask) {
   queryClient.setQueryData(taskKeys.detail(task.id), task);
   void queryClient.invalidateQueries({ queryKey: taskKeys.lists() });
-  void queryClient.invalidateQueries({ queryKey: unitKeys.all });
+  taskChanged(queryClient, { id: task.id, unit: task.unit.id, pipeline: task.pipeline.id, status: task.status });
   void queryClient.invalidateQueries({ queryKey: pipelineKeys.detail(task.pipeline.id) });
 }
 

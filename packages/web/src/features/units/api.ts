@@ -1,14 +1,17 @@
-import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, type QueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import {
   ZBatchResult,
   ZMatrixPage,
   ZUnit,
   ZUnitImportResult,
+  ZWholeMatrixChecked,
   type TBatchUnits,
+  type TPipelineSummary,
+  type TTaskStatus,
+  type TWholeMatrix,
   type TUnitImportResult,
   type TUnit,
-  type ZMatrixQuery,
   type ZUnitCreate,
   type ZUnitPatch,
 } from '@stageline/shared';
@@ -16,6 +19,7 @@ import { api, ApiError } from '../../shared/api';
 import { queryClient } from '../../shared/api/query-client';
 import { pipelineKeys } from '../pipelines/crud';
 import { projectKeys } from '../projects';
+import { withTaskStatus, withUnits, type TMatrixFilter } from './lib/whole-matrix';
 
 /**
  * Unit calls (docs/rules.md §API) and the matrix's pages. Everything lives under `['units', …]`, so a task
@@ -24,8 +28,7 @@ import { projectKeys } from '../projects';
  */
 export type TUnitCreate = z.infer<typeof ZUnitCreate>;
 export type TUnitPatch = z.infer<typeof ZUnitPatch>;
-/** The matrix filters and sort, without the page window. */
-export type TMatrixFilter = Omit<z.infer<typeof ZMatrixQuery>, 'offset' | 'limit'>;
+export type { TMatrixFilter };
 
 const silent = { silent: true } as const;
 
@@ -36,6 +39,9 @@ export const unitKeys = {
   matrix: (filter: TMatrixFilter) => ['units', 'matrix', filter] as const,
   matrixPage: (filter: TMatrixFilter, offset: number, limit: number) =>
     ['units', 'matrix', filter, offset, limit] as const,
+  /** Whole matrices: one per pipeline, filtered and sorted on the client. */
+  wholes: () => ['units', 'whole'] as const,
+  whole: (pipeline: number) => ['units', 'whole', pipeline] as const,
 };
 
 /** GET units/{id}/: the unit with its tasks. */
@@ -56,8 +62,90 @@ export const matrixPageQueryOptions = (filter: TMatrixFilter, offset: number, li
     staleTime: 30_000,
   });
 
+/**
+ * Pipelines of up to this many units load their whole matrix at once (10,000 × 20 stages is about
+ * 9 MB of JSON, 1.5 MB compressed); bigger ones page it from the server (docs/decisions.md, "Speed").
+ */
+export const WholeMatrixUnits = 20_000;
+
+/**
+ * Whether a pipeline's whole matrix is loaded at once: its units counted from its task counters
+ * (every unit has one task per stage); a pipeline without stages has no cells to load.
+ */
+export function wholeMatrixFits(pipeline: Pick<TPipelineSummary, 'stages_count' | 'task_counters'>): boolean {
+  if (pipeline.stages_count === 0) return true;
+  const { overdue: _overdue, ...byStatus } = pipeline.task_counters;
+  const tasks = Object.values(byStatus).reduce((sum, n) => sum + n, 0);
+  return tasks / pipeline.stages_count <= WholeMatrixUnits;
+}
+
+/** GET units/matrix/whole/?pipeline= (or only `units`): the whole matrix, positional and checked. */
+export const getWholeMatrix = async (pipeline: number, units?: readonly number[], signal?: AbortSignal) =>
+  ZWholeMatrixChecked.parse(
+    await api.get('units/matrix/whole/', {
+      query: units ? { pipeline, units: units.join(',') } : { pipeline },
+      signal,
+      silent: true,
+    }),
+  );
+export const wholeMatrixQueryOptions = (pipeline: number) =>
+  queryOptions({
+    queryKey: unitKeys.whole(pipeline),
+    queryFn: ({ signal }) => getWholeMatrix(pipeline, undefined, signal),
+    // Live events keep it current; coming back to the screen asks again (a 304 when unchanged).
+    staleTime: 30_000,
+  });
+
+/** Units whose rows are to be fetched again, by pipeline, with the cache to put them in. */
+const refetching = new Map<number, { client: QueryClient; units: Set<number> }>();
+let refetchTimer: ReturnType<typeof setTimeout> | undefined;
+/** Events close together (a batch accepted, a busy pipeline) share one request per pipeline. */
+const RefetchDelayMs = 150;
+const RefetchMaxUnits = 500;
+
+async function refetchRows() {
+  refetchTimer = undefined;
+  const batches = [...refetching];
+  refetching.clear();
+  for (const [pipeline, { client, units }] of batches) {
+    const ids = [...units];
+    for (let start = 0; start < ids.length; start += RefetchMaxUnits) {
+      const asked = ids.slice(start, start + RefetchMaxUnits);
+      try {
+        const fresh = await getWholeMatrix(pipeline, asked);
+        client.setQueryData<TWholeMatrix>(unitKeys.whole(pipeline), (matrix) => matrix && withUnits(matrix, fresh, asked));
+      } catch {
+        void client.invalidateQueries({ queryKey: unitKeys.whole(pipeline) });
+      }
+    }
+  }
+}
+
+/**
+ * A task changed (the caller's own action, or a live event from someone else): the unit's record
+ * and the matrix pages refetch; a whole matrix that holds the task shows the new status at once and
+ * fetches that unit's row again for the rest (readiness, assignees, due date).
+ */
+export function taskChanged(
+  client: QueryClient,
+  task: { id: number; unit: number; pipeline: number; status: TTaskStatus },
+) {
+  void client.invalidateQueries({ queryKey: unitKeys.detail(task.unit) });
+  void client.invalidateQueries({ queryKey: unitKeys.matrices() });
+  const key = unitKeys.whole(task.pipeline);
+  if (!client.getQueryData(key)) return;
+  client.setQueryData<TWholeMatrix>(key, (matrix) =>
+    matrix && withTaskStatus(matrix, { unit: task.unit, task: task.id, status: task.status }),
+  );
+  const waiting = refetching.get(task.pipeline) ?? { client, units: new Set<number>() };
+  waiting.units.add(task.unit);
+  refetching.set(task.pipeline, waiting);
+  refetchTimer ??= setTimeout(() => void refetchRows(), RefetchDelayMs);
+}
+
 function invalidateLists() {
   void queryClient.invalidateQueries({ queryKey: unitKeys.matrices() });
+  void queryClient.invalidateQueries({ queryKey: unitKeys.wholes() });
   void queryClient.invalidateQueries({ queryKey: projectKeys.all });
   void queryClient.invalidateQueries({ queryKey: pipelineKeys.all });
 }

@@ -8,7 +8,7 @@ import { applyCommentEvent } from '../../comments';
 import { pipelineKeys } from '../../pipelines/crud';
 import { isWorkloadKey, projectKeys } from '../../projects';
 import { taskKeys } from '../../tasks';
-import { unitKeys } from '../../units';
+import { taskChanged, unitKeys } from '../../units';
 import { notificationKeys } from '../api';
 import { showBrowserNotification } from '../lib/browser-notifications';
 import { describeNotification, notificationPath } from '../lib/describe';
@@ -64,8 +64,7 @@ export function dispatchLiveEvent(event: TLiveEvent, deps: TDispatchDeps): void 
     case 'task':
       invalidate(taskKeys.detail(event.data.id));
       invalidate(taskKeys.lists()); // My work
-      invalidate(unitKeys.detail(event.data.unit));
-      invalidate(unitKeys.matrices());
+      taskChanged(queryClient, event.data);
       invalidate(pipelineKeys.detail(event.data.pipeline));
       invalidate(pipelineKeys.lists());
       // Who is loaded (the project overview): the event does not name the project, and few are open.
@@ -79,6 +78,7 @@ export function dispatchLiveEvent(event: TLiveEvent, deps: TDispatchDeps): void 
           return filter?.pipeline === undefined || filter.pipeline === event.data.pipeline;
         },
       });
+      invalidate(unitKeys.whole(event.data.pipeline));
       invalidate(pipelineKeys.detail(event.data.pipeline));
       invalidate(pipelineKeys.lists());
       invalidate(projectKeys.detail(event.data.project));
@@ -86,6 +86,7 @@ export function dispatchLiveEvent(event: TLiveEvent, deps: TDispatchDeps): void 
     case 'files':
       invalidate(attachmentKeys.all);
       invalidate(unitKeys.matrices()); // the paperclip counts
+      invalidate(unitKeys.wholes());
       return;
     case 'reset':
       void queryClient.invalidateQueries();

@@ -2,12 +2,14 @@ import { Avatar, Center, Loader, Stack, Text } from '@mantine/core';
 import { IconAlarm, IconPaperclip, IconSitemap } from '@tabler/icons-react';
 import { useQueries, useQuery } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useMemo, useRef, type KeyboardEvent, type MouseEvent } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { paths, showsReady, TaskStatusLabels, type TMatrixPage, type TTaskCell } from '@stageline/shared';
+import { useCurrentUser } from '../../auth';
 import { statusChipStyle } from '../../../shared/ui/status-colors';
-import { matrixPageQueryOptions, type TMatrixFilter } from '../api';
+import { matrixPageQueryOptions, wholeMatrixQueryOptions, type TMatrixFilter } from '../api';
+import { gridRow, selectUnits, type TGridRow } from '../lib/whole-matrix';
 import classes from './matrix.module.css';
 
 /** Rows per request: small enough to answer fast, big enough that a screen needs one or two. */
@@ -16,7 +18,6 @@ const RowHeight = 36;
 const NameWidth = 240;
 const CellWidth = 132;
 
-type TRow = TMatrixPage['rows'][number];
 const noStages: TMatrixPage['stages'] = [];
 type TStage = TMatrixPage['stages'][number];
 
@@ -107,29 +108,28 @@ const MatrixRow = memo(function MatrixRow({
   pipelineId,
   context,
 }: {
-  row: TRow | undefined;
+  row: TGridRow | undefined;
   columns: TColumns;
   projectId: number;
   pipelineId: number;
   context: TCellContext;
 }) {
-  const byStage = row ? new Map(row.tasks.map((task) => [task.stage, task])) : null;
   return (
     <>
       <div className={classes.nameCell} style={{ width: NameWidth }} role="rowheader" aria-colindex={1} tabIndex={-1}>
         {row ? (
           <>
             <a
-              href={paths.app.unit(projectId, row.unit.id)}
-              title={row.unit.name}
+              href={paths.app.unit(projectId, row.id)}
+              title={row.name}
               className={classes.unitLink}
               tabIndex={-1}
               data-testid="matrix-unit-link"
             >
-              {row.unit.name}
+              {row.name}
             </a>
             <a
-              href={`${paths.app.pipeline(projectId, pipelineId)}?unit=${row.unit.id}`}
+              href={`${paths.app.pipeline(projectId, pipelineId)}?unit=${row.id}`}
               className={classes.onPipeline}
               aria-label={context.words.onPipeline}
               title={context.words.onPipeline}
@@ -153,8 +153,8 @@ const MatrixRow = memo(function MatrixRow({
           aria-colindex={columns.first + index + 2}
           tabIndex={-1}
         >
-          {byStage ? (
-            <StatusCell task={byStage.get(stage.id)} stage={stage} context={context} />
+          {row ? (
+            <StatusCell task={row.cells[columns.first + index] ?? undefined} stage={stage} context={context} />
           ) : (
             <div className={classes.placeholder} />
           )}
@@ -180,28 +180,130 @@ const arrowMoves: Record<string, readonly [number, number]> = {
 const plainClick = (event: MouseEvent) =>
   event.button === 0 && !event.metaKey && !event.ctrlKey && !event.shiftKey && !event.altKey;
 
-/**
- * The unit × stage matrix (issue 6): only the rows and the stage columns in view are drawn
- * (@tanstack/react-virtual, one virtualizer each way), and only the rows' pages are asked for, one
- * query per page, as the person scrolls. Columns come in the server's flow order (`flowOrder`). The
- * header row and the name column stay in place.
- */
-export function UnitMatrix({
-  filter,
-  projectId,
-  empty,
-  people = nobody,
-}: {
+type TMatrixProps = {
   filter: TMatrixFilter;
   projectId: number;
   empty: React.ReactNode;
   /** Names by user id, for the assignees' avatars in the cells. */
   people?: TPeople;
+};
+
+/**
+ * The unit × stage matrix (issue 6): the whole pipeline at once, filtered and sorted here, when
+ * `whole` (pipelines up to `WholeMatrixUnits`), else a page of rows at a time from the server as the
+ * person scrolls (docs/decisions.md, "Speed"). Either way only the rows and columns in view are drawn.
+ */
+export function UnitMatrix({ whole, ...props }: TMatrixProps & { whole: boolean }) {
+  return whole ? <WholeMatrix {...props} /> : <PagedMatrix {...props} />;
+}
+
+/** Every unit from one call (`GET units/matrix/whole/`); the filters and the sort run in the browser. */
+function WholeMatrix({ filter, ...props }: TMatrixProps) {
+  const me = useCurrentUser().id;
+  const query = useQuery(wholeMatrixQueryOptions(filter.pipeline));
+  const units = query.data?.units;
+  const stages = query.data?.stages ?? noStages;
+  const filterKey = JSON.stringify(filter);
+  const order = useMemo(
+    () => (units ? selectUnits(units, filter, me) : []),
+    // `filter` is rebuilt on each render of the list: its JSON is what changes.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [units, filterKey, me],
+  );
+  const rowAt = useCallback(
+    (index: number) => {
+      const unit = units?.[order[index] ?? -1];
+      return unit ? gridRow(unit, stages) : undefined;
+    },
+    [units, order, stages],
+  );
+  return (
+    <MatrixGrid
+      {...props}
+      pipelineId={filter.pipeline}
+      state={query.isPending ? 'pending' : query.isError ? 'error' : 'ready'}
+      count={order.length}
+      stages={stages}
+      rowAt={rowAt}
+    />
+  );
+}
+
+const pagedRows = new WeakMap<TMatrixPage['rows'][number], TGridRow>();
+/** A row of a page as the grid draws it: its cells in the page's stage order. */
+function pagedRow(row: TMatrixPage['rows'][number], stages: TMatrixPage['stages']): TGridRow {
+  const known = pagedRows.get(row);
+  if (known) return known;
+  const byStage = new Map(row.tasks.map((task) => [task.stage, task]));
+  const made = { id: row.unit.id, name: row.unit.name, cells: stages.map((stage) => byStage.get(stage.id) ?? null) };
+  pagedRows.set(row, made);
+  return made;
+}
+
+/** A page of rows per query (`GET units/matrix/`), asked for as the rows come into view. */
+function PagedMatrix({ filter, ...props }: TMatrixProps) {
+  const first = useQuery(matrixPageQueryOptions(filter, 0, MatrixPageSize));
+  const count = first.data?.count ?? 0;
+  const stages = first.data?.stages ?? noStages;
+  const [range, setRange] = useState<readonly [number, number]>([0, 0]);
+  const onRows = useCallback((from: number, to: number) => {
+    const next = [Math.floor(from / MatrixPageSize), Math.floor(to / MatrixPageSize)] as const;
+    setRange((current) => (current[0] === next[0] && current[1] === next[1] ? current : next));
+  }, []);
+  const lastOfAll = Math.max(0, Math.ceil(count / MatrixPageSize) - 1);
+  const pageNumbers: number[] = [];
+  for (let page = Math.max(range[0] - PagesBehind, 1); page <= Math.min(range[1] + PagesAhead, lastOfAll); page++)
+    pageNumbers.push(page);
+  const pages = useQueries({
+    queries: pageNumbers.map((page) => matrixPageQueryOptions(filter, page * MatrixPageSize, MatrixPageSize)),
+  });
+  const pageData = new Map<number, TMatrixPage | undefined>([[0, first.data]]);
+  pageNumbers.forEach((page, i) => pageData.set(page, pages[i]?.data));
+  const rowAt = (index: number): TGridRow | undefined => {
+    const page = Math.floor(index / MatrixPageSize);
+    const row = pageData.get(page)?.rows[index - page * MatrixPageSize];
+    return row ? pagedRow(row, stages) : undefined;
+  };
+  return (
+    <MatrixGrid
+      {...props}
+      pipelineId={filter.pipeline}
+      state={first.isPending ? 'pending' : first.isError ? 'error' : 'ready'}
+      count={count}
+      stages={stages}
+      rowAt={rowAt}
+      onRows={onRows}
+    />
+  );
+}
+
+/**
+ * The grid itself: only the rows and the stage columns in view are drawn (@tanstack/react-virtual,
+ * one virtualizer each way); columns come in the server's flow order (`flowOrder`). The header row
+ * and the name column stay in place. One click handler for every link; arrow keys move between cells.
+ */
+function MatrixGrid({
+  projectId,
+  pipelineId,
+  empty,
+  people = nobody,
+  state,
+  count,
+  stages,
+  rowAt,
+  onRows,
+}: Omit<TMatrixProps, 'filter'> & {
+  pipelineId: number;
+  state: 'pending' | 'error' | 'ready';
+  count: number;
+  stages: readonly TStage[];
+  rowAt: (index: number) => TGridRow | undefined;
+  /** Told the first and last row index in view (with overscan) when they change. */
+  onRows?: (from: number, to: number) => void;
 }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const scroller = useRef<HTMLDivElement>(null);
-  const first = useQuery(matrixPageQueryOptions(filter, 0, MatrixPageSize));
   const context = useMemo<TCellContext>(
     () => ({
       people,
@@ -213,8 +315,6 @@ export function UnitMatrix({
     }),
     [people, t],
   );
-  const count = first.data?.count ?? 0;
-  const stages = first.data?.stages ?? noStages;
 
   // The virtualizer re-renders this component on scroll by design; nothing here is memoized by a compiler.
   // eslint-disable-next-line react-hooks/incompatible-library
@@ -250,21 +350,9 @@ export function UnitMatrix({
     [stages, firstColumn, endColumn],
   );
   const items = virtualizer.getVirtualItems();
-  const firstPage = items.length ? Math.floor(items[0]!.index / MatrixPageSize) : 0;
-  const lastPage = items.length ? Math.floor(items[items.length - 1]!.index / MatrixPageSize) : 0;
-  const lastOfAll = Math.max(0, Math.ceil(count / MatrixPageSize) - 1);
-  const pageNumbers: number[] = [];
-  for (let page = Math.max(firstPage - PagesBehind, 1); page <= Math.min(lastPage + PagesAhead, lastOfAll); page++)
-    pageNumbers.push(page);
-  const pages = useQueries({
-    queries: pageNumbers.map((page) => matrixPageQueryOptions(filter, page * MatrixPageSize, MatrixPageSize)),
-  });
-  const pageData = new Map<number, TMatrixPage | undefined>([[0, first.data]]);
-  pageNumbers.forEach((page, i) => pageData.set(page, pages[i]?.data));
-  const rowAt = (index: number): TRow | undefined => {
-    const page = Math.floor(index / MatrixPageSize);
-    return pageData.get(page)?.rows[index - page * MatrixPageSize];
-  };
+  const firstRow = items[0]?.index ?? 0;
+  const lastRow = items[items.length - 1]?.index ?? 0;
+  useEffect(() => onRows?.(firstRow, lastRow), [onRows, firstRow, lastRow]);
 
   /** One handler for every link of the grid: a plain click navigates inside the app. */
   const onClick = (event: MouseEvent<HTMLDivElement>) => {
@@ -300,13 +388,13 @@ export function UnitMatrix({
     requestAnimationFrame(() => requestAnimationFrame(() => void focus()));
   };
 
-  if (first.isPending)
+  if (state === 'pending')
     return (
       <Center mih={300} data-testid="matrix-loading">
         <Loader />
       </Center>
     );
-  if (first.isError)
+  if (state === 'error')
     return (
       <Text c="red" data-testid="matrix-error">
         {t('Error while loading data')}
@@ -367,15 +455,9 @@ export function UnitMatrix({
                 aria-rowindex={item.index + 2}
                 data-testid="matrix-row"
                 data-index={item.index}
-                data-unit-id={row?.unit.id}
+                data-unit-id={row?.id}
               >
-                <MatrixRow
-                  row={row}
-                  columns={columns}
-                  projectId={projectId}
-                  pipelineId={filter.pipeline}
-                  context={context}
-                />
+                <MatrixRow row={row} columns={columns} projectId={projectId} pipelineId={pipelineId} context={context} />
               </div>
             );
           })}

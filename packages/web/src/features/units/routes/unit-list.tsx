@@ -10,12 +10,12 @@ import { RecordView } from '../../../shared/records';
 import { ExportCsvButton } from '../../../shared/ui/export-csv-button';
 import { PageCard } from '../../../shared/ui/page-card';
 import { EmptyState } from '../../../shared/ui/empty-state';
-import { usePipelines } from '../../pipelines/read-only';
+import { pipelinesQueryOptions, usePipelines } from '../../pipelines/read-only';
 import { useOpenProject, useProjectRecord, useWorkspaceAbilities } from '../../projects';
 import { SavedViews } from '../../views';
 import { useTeams } from '../../teams';
 import { useMembers } from '../../workspaces';
-import { matrixPageQueryOptions, type TMatrixFilter } from '../api';
+import { matrixPageQueryOptions, wholeMatrixFits, wholeMatrixQueryOptions, type TMatrixFilter } from '../api';
 import { ImportUnitsButton } from '../components/import-dialog';
 import { MatrixPageSize, UnitMatrix } from '../components/unit-matrix';
 
@@ -48,27 +48,31 @@ function matrixFilter(pipeline: number, filters: ReturnType<typeof readFilters>)
 }
 
 /**
- * When the URL names the pipeline, its first page of rows is asked for at once, beside the project
- * and its pipelines rather than after them (docs/decisions.md, "Web speed").
+ * When the URL names the pipeline and its size is known (the project's pipelines are cached), its
+ * matrix is asked for at once, beside the project rather than after it (docs/decisions.md, "Web speed").
  */
-function usePrefetchFirstPage(params: URLSearchParams) {
+function usePrefetchMatrix(params: URLSearchParams, projectId: number | null) {
   const queryClient = useQueryClient();
   const pipeline = Number(params.get('pipeline'));
   const filter = pipeline > 0 ? matrixFilter(pipeline, readFilters(params)) : null;
   const key = JSON.stringify(filter);
   useEffect(() => {
-    if (filter) void queryClient.prefetchQuery(matrixPageQueryOptions(filter, 0, MatrixPageSize));
+    if (!filter || projectId === null) return;
+    const known = queryClient.getQueryData(pipelinesQueryOptions(projectId).queryKey)?.find((p) => p.id === pipeline);
+    if (!known) return;
+    if (wholeMatrixFits(known)) void queryClient.prefetchQuery(wholeMatrixQueryOptions(pipeline));
+    else void queryClient.prefetchQuery(matrixPageQueryOptions(filter, 0, MatrixPageSize));
     // The filter is rebuilt on each render: `key` is what changes.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [queryClient, key]);
+  }, [queryClient, key, projectId]);
 }
 
 /** `/app/projects/{projectId}/units`: the unit × stage matrix of one pipeline, filtered by the URL. */
 export default function UnitListScreen() {
   const { t } = useTranslation();
   const [params] = useSearchParams();
-  usePrefetchFirstPage(params);
   const record = useProjectRecord();
+  usePrefetchMatrix(params, record.id);
   useOpenProject(record.data);
   return (
     <RecordView record={record} title={t('Units')}>
@@ -164,6 +168,7 @@ function UnitList({ project }: { project: TProject }) {
     body = (
       <UnitMatrix
         key={pipeline.id}
+        whole={wholeMatrixFits(pipeline)}
         filter={filter}
         projectId={project.id}
         people={people}
