@@ -7,6 +7,8 @@
  * - /login's form visible with a cold cache;
  * - the units matrix of a 10,000-unit × 20-stage pipeline: first real row after navigation, and a
  *   2 s scroll at 5,000 px/s (frames, p95 frame time, frames with a blank row in view);
+ * - filtering and sorting that matrix's 10,000 units in the app's copy (the units feature's own
+ *   `selectUnits`, in Node's V8 as in the browser's), beside one plain pass over the same units;
  * - the 500-stage diagram editor, saved with and without positions (bench/pipeline-editor.bench.ts).
  * The app is the real server (`buildApp`, PGlite in a temporary directory) serving the build.
  *
@@ -19,13 +21,14 @@ import type { AddressInfo } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type Page } from '@playwright/test';
-import { paths, StorageKeys, type TBatchUnits, type TPipeline } from '@stageline/shared';
+import { paths, StorageKeys, ZWholeMatrixChecked, type TBatchUnits, type TPipeline } from '@stageline/shared';
 import { buildApp } from '../packages/server/src/app';
 import { loadConfig } from '../packages/server/src/config';
 import { openDatabase, schema } from '../packages/server/src/db';
 import { hashPassword } from '../packages/server/src/features/auth';
 import { firstScreenLoads, Goals, ownChunkBytes, readManifest, Screens } from '../scripts/bundles';
 import { benchEditor } from './pipeline-editor.bench';
+import { selectUnits } from '../packages/web/src/features/units/lib/whole-matrix';
 import { chromiumArgs } from '../e2e/support/browser';
 
 /** Results go to stdout as markdown (no console: the linter keeps it for debugging). */
@@ -46,6 +49,8 @@ function percentile(values: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
 }
 const ms = (value: number) => (Number.isFinite(value) ? `${Math.round(value)} ms` : 'n/a');
+/** For figures of a few milliseconds. */
+const fineMs = (value: number) => (Number.isFinite(value) ? `${value.toFixed(1)} ms` : 'n/a');
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(0)} KB`;
 const mark = (ok: boolean) => (ok ? 'met' : '**not met**');
 
@@ -117,6 +122,7 @@ export async function startSeededServer(dist: string) {
     tokens,
     workspaceId: workspace.id,
     matrixUrl: `${paths.app.units(project.id)}?pipeline=${created.id}`,
+    pipelineId: created.id,
     stop: async () => {
       await app.close();
       await database.close();
@@ -280,6 +286,45 @@ const load = () =>
     .map((value) => value.toFixed(1))
     .join(' / ');
 
+/**
+ * The matrix screen's filter and sort over the whole matrix (decision 98): a status, a search and
+ * newest first, as the screen runs them on every change; the reference is one plain pass over the
+ * same units reading each name. Also how long checking the answer takes (`ZWholeMatrixChecked`).
+ */
+async function benchFiltering(server: Awaited<ReturnType<typeof startSeededServer>>) {
+  const response = await fetch(`${server.base}/api/units/matrix/whole/?pipeline=${server.pipelineId}`, {
+    headers: { authorization: `Bearer ${server.tokens.access}` },
+  });
+  const text = await response.text();
+  const timed = (work: () => unknown) => {
+    const times: number[] = [];
+    for (let run = 0; run < runs(); run++) {
+      const started = performance.now();
+      work();
+      times.push(performance.now() - started);
+    }
+    return median(times);
+  };
+  const matrix = ZWholeMatrixChecked.parse(JSON.parse(text));
+  const filter = { pipeline: server.pipelineId, sort: '-created', status: 'todo', search: '1' } as const;
+  let kept = 0;
+  const select = timed(() => (kept = selectUnits(matrix.units, filter, undefined).length));
+  let named = 0;
+  const reference = timed(() => {
+    named = 0;
+    for (const unit of matrix.units) if (unit[1].includes('1')) named++;
+  });
+  return {
+    select,
+    reference,
+    kept,
+    named,
+    bytes: text.length,
+    parse: timed(() => JSON.parse(text)),
+    check: timed(() => ZWholeMatrixChecked.parse(JSON.parse(text))),
+  };
+}
+
 export default async function run(): Promise<void> {
   const dist = webDist();
   process.env.BENCH_WEB_DIST = dist;
@@ -296,7 +341,9 @@ export default async function run(): Promise<void> {
   });
   let login: number;
   let matrix: Awaited<ReturnType<typeof benchMatrix>>;
+  let filtering: Awaited<ReturnType<typeof benchFiltering>>;
   try {
+    filtering = await benchFiltering(server);
     login = await benchLogin(browser, server.base);
     matrix = await benchMatrix(browser, server);
   } finally {
@@ -323,6 +370,12 @@ export default async function run(): Promise<void> {
   print(`| \`/login\` form visible (cold cache) | ${ms(login)} | — | ≤ 600 ms | ${mark(login <= 600)} |`);
   print(
     `| matrix: first real row visible after navigation (${Units.toLocaleString('en')} units × ${Stages} stages) | ${ms(matrix.firstRow)} | — | ≤ 800 ms | ${mark(matrix.firstRow <= 800)} |`,
+  );
+  print(
+    `| matrix: filter and sort ${Units.toLocaleString('en')} units in the browser's copy (status, search, newest first: ${filtering.kept.toLocaleString('en')} kept) | ${fineMs(filtering.select)} | one plain pass over the names: ${fineMs(filtering.reference)} (×${(filtering.select / Math.max(filtering.reference, 0.01)).toFixed(1)}) | ≤ 50 ms | ${mark(filtering.select <= 50)} |`,
+  );
+  print(
+    `| matrix: the whole answer read and checked (${(filtering.bytes / 1_048_576).toFixed(1)} MB of JSON) | ${ms(filtering.check)} | \`JSON.parse\` alone: ${ms(filtering.parse)} (×${(filtering.check / filtering.parse).toFixed(1)}) | — | |`,
   );
   const scrollOk = matrix.app.frames >= 110 && matrix.app.p95 <= 20 && matrix.app.blank === 0;
   print(
