@@ -53,14 +53,14 @@ export async function readCaller(request: FastifyRequest, db: Db, keys: TokenKey
   const token = bearerToken(request);
   if (token === undefined) return undefined;
   if (isApiToken(token)) return readApiTokenCaller(request, db, keys, token);
-  const claims = token ? await verifyToken(keys, token, 'access') : null;
+  const claims = token ? verifyToken(keys, token, 'access') : null;
   if (!claims || !(await isSessionLive(db, { userId: claims.userId, sessionId: claims.sid }))) {
     throw new AppError('token_not_valid');
   }
   return {
     id: claims.userId,
     sessionId: claims.sid,
-    tokenExpiresAt: (claims.exp ?? 0) * 1000,
+    tokenExpiresAt: claims.exp * 1000,
     via: 'session',
     scope: 'write',
   };

@@ -7,6 +7,7 @@ export { defaultAuthLimits, type AuthLimits } from './rate-limits';
 export { loadSigningSecret } from './secret';
 export { isSessionLive, issueSession, listSessions, revokeSession, revokeUserSessions } from './sessions';
 export { createKeys, hashSecret, randomToken, type TokenKeys } from './tokens';
+export { signJwt, verifyJwt, type JwtPayload } from './jwt';
 export { assertAvailable, findUserByEmail, findUserById, findUserByLogin, isUniqueViolation } from './users-lookup';
 export { beginSecondFactor } from './service';
 export { authRoutes } from './routes';

@@ -8,12 +8,8 @@ import { signAccess, signRefresh, verifyToken, type TokenKeys } from './tokens';
 
 const refreshLifetimeMs = Limits.refreshTokenDays * 86_400_000;
 
-async function tokenPair(keys: TokenKeys, userId: number, sessionId: number, jti: string): Promise<TTokenPair> {
-  const [access, refresh] = await Promise.all([
-    signAccess(keys, userId, sessionId),
-    signRefresh(keys, userId, sessionId, jti),
-  ]);
-  return { access, refresh };
+function tokenPair(keys: TokenKeys, userId: number, sessionId: number, jti: string): TTokenPair {
+  return { access: signAccess(keys, userId, sessionId), refresh: signRefresh(keys, userId, sessionId, jti) };
 }
 
 /**
@@ -46,7 +42,7 @@ export async function rotateRefreshToken(
   ctx: AuthContext,
   { refresh, client }: { refresh: string; client: ClientInfo },
 ) {
-  const claims = await verifyToken(ctx.keys, refresh, 'refresh');
+  const claims = verifyToken(ctx.keys, refresh, 'refresh');
   if (!claims) throw new AppError('token_not_valid');
   const now = new Date();
   const jti = randomUUID();
@@ -90,7 +86,7 @@ export async function rotateRefreshToken(
 
 /** Logout: revokes the family of a refresh token. Unknown or invalid tokens change nothing. */
 export async function revokeByRefreshToken(ctx: AuthContext, refresh: string): Promise<void> {
-  const claims = await verifyToken(ctx.keys, refresh, 'refresh');
+  const claims = verifyToken(ctx.keys, refresh, 'refresh');
   if (!claims) return;
   await revokeSession(ctx.db, { userId: claims.userId, sessionId: claims.sid });
 }
