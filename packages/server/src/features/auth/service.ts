@@ -228,6 +228,6 @@ export async function confirmPasswordReset(
     .update(schema.users)
     .set({ passwordHash, emailVerified: true, updatedAt: now })
     .where(eq(schema.users.id, user.id));
-  await revokeUserSessions(ctx.db, { userId: user.id });
+  await revokeUserSessions(ctx, { userId: user.id });
   await mailUser(ctx, user, { kind: 'password_changed', resetLink: `${origin}/reset_pass` });
 }
