@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 /**
- * HS256 JWTs with `node:crypto` (docs/decisions.md, decision 98): every token we sign ourselves
+ * HS256 JWTs with `node:crypto` (docs/decisions.md, decision 99): every token we sign ourselves
  * (access, refresh, ephemeral, file, unsubscribe, OAuth flow) goes through here. A synchronous HMAC
  * costs a few microseconds where jose's WebCrypto path cost a promise chain per request. The format
  * is the standard one (base64url `header.payload.signature`, header `{"alg":"HS256","typ":"JWT"}`), so

@@ -10,7 +10,7 @@ export type SessionCacheOptions = {
 
 /**
  * Which sessions this app instance saw live lately, so a request with an access token need not ask
- * the database (docs/decisions.md, decision 98). One per app instance, never a module global.
+ * the database (docs/decisions.md, decision 99). One per app instance, never a module global.
  *
  * Every revocation NOTIFYs `session:<id>` in its own statement (`sessions.ts`), and the live-event
  * hub hands those payloads to `signal`; the revoking instance also forgets the session itself. While
