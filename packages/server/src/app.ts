@@ -17,6 +17,7 @@ import {
   createKeys,
   defaultAuthLimits,
   loadSigningSecret,
+  SessionCache,
   type AuthContext,
   type AuthLimits,
 } from './features/auth';
@@ -114,9 +115,12 @@ export async function buildApp({
   const keys = createKeys(await loadSigningSecret(database.db, config));
   const mailer = createMailer({ config, db: database.db, log: app.log });
   app.addHook('onClose', async () => mailer.close());
-  const ctx: AuthContext = { config, db: database.db, keys, mailer, log: app.log };
+  // Live sessions seen by this instance; the live-event hub's LISTEN tells it of sessions ended
+  // anywhere (docs/security.md, "Tokens").
+  const sessionCache = new SessionCache();
+  const ctx: AuthContext = { config, db: database.db, keys, mailer, log: app.log, sessionCache };
   const limits: AuthLimits = { ...defaultAuthLimits, ...authLimits };
-  await app.register(authenticatePlugin, { db: database.db, keys });
+  await app.register(authenticatePlugin, { db: database.db, keys, sessionCache });
   const storage = createStorage({ db: database.db, s3Url: config.s3Url });
   app.addHook('onClose', async () => storage.close());
   const files = {
@@ -171,7 +175,13 @@ export async function buildApp({
       await api.register(viewsRoutes, { db: database.db });
       await api.register(searchRoutes, { db: database.db });
       await api.register(notificationsRoutes, { db: database.db });
-      await api.register(eventsRoutes, { database });
+      await api.register(eventsRoutes, {
+        database,
+        hub: {
+          onSignal: (payload) => sessionCache.signal(payload),
+          onListening: (up) => sessionCache.listening(up),
+        },
+      });
       await api.register(oauthRoutes, { ctx });
       await api.register(digestsRoutes, { db: database.db, keys });
       await api.register(webhooksRoutes, { database, allowPrivate: config.webhooksAllowPrivate });

@@ -21,6 +21,12 @@ export { schema };
 /** The Drizzle handle every service uses; it does not say whether PGlite or PostgreSQL is behind it. */
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 
+/**
+ * The NOTIFY channel every server process LISTENs on, through the live-event hub
+ * (`features/events/hub.ts`): event ids, and `session:<id>` when a session ends (docs/security.md).
+ */
+export const NotifyChannel = 'stageline_events';
+
 /** What `listen` tells its caller besides payloads. */
 export type ListenOptions = {
   /**
@@ -28,6 +34,8 @@ export type ListenOptions = {
    * notifications sent in between are lost, so the caller catches up from the table.
    */
   onReconnect?: () => void;
+  /** Called when the dedicated connection is lost (PostgreSQL only), before any `onReconnect`. */
+  onLost?: () => void;
 };
 
 /** Rows of a raw statement, on PGlite and node-postgres alike (both answer `{ rows }`). */
@@ -166,6 +174,7 @@ async function listenPostgres(
       if (client !== next || stopped) return;
       client = undefined;
       next.end().catch(() => undefined);
+      options.onLost?.();
       schedule();
     };
     next.on('error', lost);

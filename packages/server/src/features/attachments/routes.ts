@@ -82,7 +82,7 @@ export const attachmentsRoutes: FastifyPluginAsyncZod<{ ctx: FilesContext }> = a
   /** The reader of a content URL: its `?token=` when it has one (for `<img>`, `<video>`), else the bearer. */
   async function readerOf(request: FastifyRequest, attachmentId: number, token: string | undefined): Promise<number> {
     if (token !== undefined) {
-      const userId = await verifyFileToken(ctx.keys, token, attachmentId);
+      const userId = verifyFileToken(ctx.keys, token, attachmentId);
       if (userId === null) throw new AppError('token_not_valid', 'This link to the file has expired. Reload the page.');
       return userId;
     }

@@ -166,28 +166,26 @@ async function present(ctx: FilesContext, actor: Actor, rows: AttachmentRow[]): 
     ctx.db,
     rows.flatMap((r) => (r.authorId !== null ? [r.authorId] : [])),
   );
-  return Promise.all(
-    rows.map(async (row) => {
-      const token = await signFileToken(ctx.keys, { userId: actor.userId, attachmentId: row.id });
-      const base = `/api/attachments/${row.id}`;
-      return {
-        id: row.id,
-        name: row.name,
-        size: row.size,
-        content_type: row.contentType,
-        created_at: row.createdAt.toISOString(),
-        author: row.authorId !== null ? (people.get(row.authorId) ?? null) : null,
-        task: row.taskId,
-        unit: row.unitId,
-        comment: row.commentId,
-        round: row.round,
-        preview: previewOf(row.contentType),
-        content_url: `${base}/content/?token=${token}`,
-        thumbnail_url: row.thumbnail ? `${base}/thumbnail/?token=${token}` : null,
-        abilities: { delete: mayDelete(actor, row) },
-      };
-    }),
-  );
+  return rows.map((row): TAttachment => {
+    const token = signFileToken(ctx.keys, { userId: actor.userId, attachmentId: row.id });
+    const base = `/api/attachments/${row.id}`;
+    return {
+      id: row.id,
+      name: row.name,
+      size: row.size,
+      content_type: row.contentType,
+      created_at: row.createdAt.toISOString(),
+      author: row.authorId !== null ? (people.get(row.authorId) ?? null) : null,
+      task: row.taskId,
+      unit: row.unitId,
+      comment: row.commentId,
+      round: row.round,
+      preview: previewOf(row.contentType),
+      content_url: `${base}/content/?token=${token}`,
+      thumbnail_url: row.thumbnail ? `${base}/thumbnail/?token=${token}` : null,
+      abilities: { delete: mayDelete(actor, row) },
+    };
+  });
 }
 
 /**

@@ -70,19 +70,30 @@ export async function revokeApiToken(db: Db, { userId, tokenId }: { userId: numb
 }
 
 /**
+ * The lookup of a token by its hash, on every request that carries one: a named prepared statement
+ * (docs/architecture.md, "Statements"), so PostgreSQL plans it once per connection.
+ */
+export function prepareApiTokenLookup(db: Db) {
+  return db
+    .select({ id: apiTokens.id, userId: apiTokens.userId, scope: apiTokens.scope, expiresAt: apiTokens.expiresAt })
+    .from(apiTokens)
+    .where(eq(apiTokens.tokenHash, sql.placeholder('hash')))
+    .prepare('auth_api_token');
+}
+
+export type ApiTokenLookup = ReturnType<typeof prepareApiTokenLookup>;
+
+/**
  * The owner and scope of a live token (not revoked, not expired), or undefined. Records the use,
  * at most once a minute, so `last_used_at` is close without a write on every request.
  */
 export async function findApiToken(
-  db: Db,
+  { db, lookup }: { db: Db; lookup: ApiTokenLookup },
   keys: TokenKeys,
   token: string,
 ): Promise<{ id: number; userId: number; scope: TApiTokenScope; expiresAt: Date | null } | undefined> {
   const now = new Date();
-  const [row] = await db
-    .select({ id: apiTokens.id, userId: apiTokens.userId, scope: apiTokens.scope, expiresAt: apiTokens.expiresAt })
-    .from(apiTokens)
-    .where(eq(apiTokens.tokenHash, hashSecret(keys, token)));
+  const [row] = await lookup.execute({ hash: hashSecret(keys, token) });
   if (!row || (row.expiresAt && row.expiresAt <= now)) return undefined;
   await db
     .update(apiTokens)

@@ -4,8 +4,9 @@ import type { Db } from '../../db';
 import { AppError } from '../../http/errors';
 import type { TApiTokenScope } from '@stageline/shared';
 import { countHit, rateLimited } from '../../http/rate-limit';
-import { findApiToken, isApiToken } from './api-tokens';
-import { isSessionLive } from './sessions';
+import { findApiToken, isApiToken, prepareApiTokenLookup, type ApiTokenLookup } from './api-tokens';
+import type { SessionCache } from './session-cache';
+import { isSessionLiveCached, prepareSessionLookup, type SessionLookup } from './sessions';
 import { verifyToken, type TokenKeys } from './tokens';
 
 /**
@@ -34,8 +35,19 @@ declare module 'fastify' {
     authenticate: (request: FastifyRequest) => Promise<void>;
     /** The same for what only a signed-in person may do (tokens, password, e-mail, 2FA, sessions). */
     authenticateSession: (request: FastifyRequest) => Promise<void>;
+    /** The caller of a request that may be signed in: `readCaller`. */
+    readCaller: (request: FastifyRequest) => Promise<AuthUser | undefined>;
   }
 }
+
+/** What reading a caller needs: the keys, this instance's session cache and the prepared lookups. */
+type Authenticator = {
+  db: Db;
+  keys: TokenKeys;
+  sessionCache: SessionCache;
+  sessionLookup: SessionLookup;
+  apiTokenLookup: ApiTokenLookup;
+};
 
 /** The bearer token of a request, or undefined when it carries none. */
 function bearerToken(request: FastifyRequest): string | undefined {
@@ -49,18 +61,22 @@ function bearerToken(request: FastifyRequest): string | undefined {
  * Reads the caller from `Authorization: Bearer <access>`: undefined without the header, else the user
  * or a 401 `token_not_valid` for an expired, forged or revoked-session token.
  */
-export async function readCaller(request: FastifyRequest, db: Db, keys: TokenKeys): Promise<AuthUser | undefined> {
+async function readCaller(request: FastifyRequest, auth: Authenticator): Promise<AuthUser | undefined> {
   const token = bearerToken(request);
   if (token === undefined) return undefined;
-  if (isApiToken(token)) return readApiTokenCaller(request, db, keys, token);
-  const claims = token ? await verifyToken(keys, token, 'access') : null;
-  if (!claims || !(await isSessionLive(db, { userId: claims.userId, sessionId: claims.sid }))) {
-    throw new AppError('token_not_valid');
-  }
+  if (isApiToken(token)) return readApiTokenCaller(request, auth, token);
+  const claims = token ? verifyToken(auth.keys, token, 'access') : null;
+  const live =
+    claims &&
+    (await isSessionLiveCached(
+      { sessionCache: auth.sessionCache, lookup: auth.sessionLookup },
+      { userId: claims.userId, sessionId: claims.sid },
+    ));
+  if (!claims || !live) throw new AppError('token_not_valid');
   return {
     id: claims.userId,
     sessionId: claims.sid,
-    tokenExpiresAt: (claims.exp ?? 0) * 1000,
+    tokenExpiresAt: claims.exp * 1000,
     via: 'session',
     scope: 'write',
   };
@@ -69,10 +85,10 @@ export async function readCaller(request: FastifyRequest, db: Db, keys: TokenKey
 /** Failed API-token attempts per address (docs/security.md): past it, 429 instead of 401. */
 const apiTokenFailures = { max: 30, windowSeconds: 60 };
 
-async function readApiTokenCaller(request: FastifyRequest, db: Db, keys: TokenKeys, token: string): Promise<AuthUser> {
-  const found = await findApiToken(db, keys, token);
+async function readApiTokenCaller(request: FastifyRequest, auth: Authenticator, token: string): Promise<AuthUser> {
+  const found = await findApiToken({ db: auth.db, lookup: auth.apiTokenLookup }, auth.keys, token);
   if (!found) {
-    const failures = await countHit(db, `api-token-fail:${request.ip}`, apiTokenFailures);
+    const failures = await countHit(auth.db, `api-token-fail:${request.ip}`, apiTokenFailures);
     if (failures.hits > apiTokenFailures.max) throw rateLimited(failures.retryAfter);
     throw new AppError(
       'not_authenticated',
@@ -90,24 +106,37 @@ async function readApiTokenCaller(request: FastifyRequest, db: Db, keys: TokenKe
 
 const reads = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-/** Decorates `request.user`, `app.authenticate` and `app.authenticateSession` for every feature. */
-export const authenticatePlugin = fp<{ db: Db; keys: TokenKeys }>(async (app: FastifyInstance, { db, keys }) => {
-  app.decorateRequest('user', null);
-  app.decorate('authenticate', async (request: FastifyRequest) => {
-    const caller = await readCaller(request, db, keys);
-    if (!caller) throw new AppError('not_authenticated');
-    if (caller.scope === 'read' && !reads.has(request.method)) {
-      throw new AppError('permission_denied', 'This API token can only read.');
-    }
-    request.user = caller;
-  });
-  app.decorate('authenticateSession', async (request: FastifyRequest) => {
-    await app.authenticate(request);
-    if (request.user?.via !== 'session') {
-      throw new AppError('permission_denied', 'API tokens cannot do this: sign in to the app.');
-    }
-  });
-});
+/**
+ * Decorates `request.user`, `app.authenticate`, `app.authenticateSession` and `app.readCaller` for
+ * every feature. `sessionCache` is this app instance's (docs/security.md, "Tokens").
+ */
+export const authenticatePlugin = fp<{ db: Db; keys: TokenKeys; sessionCache: SessionCache }>(
+  async (app: FastifyInstance, { db, keys, sessionCache }) => {
+    const auth: Authenticator = {
+      db,
+      keys,
+      sessionCache,
+      sessionLookup: prepareSessionLookup(db),
+      apiTokenLookup: prepareApiTokenLookup(db),
+    };
+    app.decorateRequest('user', null);
+    app.decorate('readCaller', (request: FastifyRequest) => readCaller(request, auth));
+    app.decorate('authenticate', async (request: FastifyRequest) => {
+      const caller = await readCaller(request, auth);
+      if (!caller) throw new AppError('not_authenticated');
+      if (caller.scope === 'read' && !reads.has(request.method)) {
+        throw new AppError('permission_denied', 'This API token can only read.');
+      }
+      request.user = caller;
+    });
+    app.decorate('authenticateSession', async (request: FastifyRequest) => {
+      await app.authenticate(request);
+      if (request.user?.via !== 'session') {
+        throw new AppError('permission_denied', 'API tokens cannot do this: sign in to the app.');
+      }
+    });
+  },
+);
 
 /** The caller of a route guarded by `app.authenticate`. */
 export function callerOf(request: FastifyRequest): AuthUser {

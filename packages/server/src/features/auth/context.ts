@@ -3,15 +3,20 @@ import type { schema, Db } from '../../db';
 import type { Config } from '../../config';
 import { isLanguage, type TLanguage } from '@stageline/shared';
 import { renderMail, type Mailer, type MailTemplate } from '../mail';
+import type { SessionCache } from './session-cache';
 import type { TokenKeys } from './tokens';
 
-/** What the account services need: the database, token keys, the mailer and the configuration. */
+/**
+ * What the account services need: the database, token keys, the mailer, the configuration and this
+ * app instance's cache of live sessions (which ending a session updates).
+ */
 export type AuthContext = {
   config: Config;
   db: Db;
   keys: TokenKeys;
   mailer: Mailer;
   log: FastifyBaseLogger;
+  sessionCache: SessionCache;
 };
 
 export type UserRow = typeof schema.users.$inferSelect;

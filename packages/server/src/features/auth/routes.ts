@@ -17,7 +17,6 @@ import {
   ZTokens,
 } from '@stageline/shared';
 import { AppError } from '../../http/errors';
-import { readCaller } from './authenticate';
 import { mailOrigin } from '../../http/mail-origin';
 import { clientInfo, type AuthContext } from './context';
 import { digest, rateLimit } from '../../http/rate-limit';
@@ -130,7 +129,7 @@ export const authRoutes: FastifyPluginAsyncZod<Options> = async (app, { ctx, lim
       if (body.ephemeral_token) {
         await resendStepCode(ctx, { ephemeralToken: body.ephemeral_token });
       } else {
-        const caller = await readCaller(request, ctx.db, ctx.keys);
+        const caller = await app.readCaller(request);
         if (!caller) throw new AppError('not_authenticated');
         if (caller.via !== 'session') {
           throw new AppError('permission_denied', 'API tokens cannot do this: sign in to the app.');

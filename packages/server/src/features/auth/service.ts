@@ -42,7 +42,7 @@ export async function registerUser(
     throw error;
   }
   await sendCode(ctx, { user, purpose: 'verify_email' });
-  return { ephemeral_token: await signEphemeral(ctx.keys, user.id, 'register') };
+  return { ephemeral_token: signEphemeral(ctx.keys, user.id, 'register') };
 }
 
 /** The counter of failed password sign-ins of an account, or of a name no account has. */
@@ -75,7 +75,7 @@ export async function logIn(
   if (user && locked) {
     if (valid) await sendCode(ctx, { user, purpose: 'login', whenTooSoon: 'skip' });
     else await countHit(ctx.db, key, failureRule);
-    return { ephemeral_token: await signEphemeral(ctx.keys, user.id, 'unlock'), detail: lockedDetail };
+    return { ephemeral_token: signEphemeral(ctx.keys, user.id, 'unlock'), detail: lockedDetail };
   }
   if (!user || !valid) {
     const failures = await countHit(ctx.db, key, failureRule);
@@ -86,7 +86,7 @@ export async function logIn(
   if (!user.emailVerified) {
     // A code sent less than 30 s ago is still valid: do not send another.
     await sendCode(ctx, { user, purpose: 'verify_email', whenTooSoon: 'skip' });
-    const ephemeral_token = await signEphemeral(ctx.keys, user.id, 'register');
+    const ephemeral_token = signEphemeral(ctx.keys, user.id, 'register');
     throw new AppError('email_not_verified', undefined, {}, {}, { ephemeral_token });
   }
   if (user.twoFactor) return beginSecondFactor(ctx, user);
@@ -99,7 +99,7 @@ export async function logIn(
  */
 export async function beginSecondFactor(ctx: AuthContext, user: UserRow): Promise<{ ephemeral_token: string }> {
   await sendCode(ctx, { user, purpose: 'login', whenTooSoon: 'skip' });
-  return { ephemeral_token: await signEphemeral(ctx.keys, user.id, 'login') };
+  return { ephemeral_token: signEphemeral(ctx.keys, user.id, 'login') };
 }
 
 /** What a sign-in past its failure limit answers, whether or not the password was right. */
@@ -113,7 +113,7 @@ const codePurposeOf: Record<EphemeralPurpose, CodePurpose> = {
 
 /** The user and step an ephemeral token stands for; 400 `invalid_token` when it is no longer usable. */
 async function ephemeralUser(ctx: AuthContext, token: string) {
-  const claims = await verifyToken(ctx.keys, token, 'ephemeral');
+  const claims = verifyToken(ctx.keys, token, 'ephemeral');
   const user = claims ? await findUserById(ctx.db, claims.userId) : undefined;
   if (!claims || !user) throw new AppError('invalid_token');
   // Once verified, a sign-up token must not become a password-less way in.
@@ -228,6 +228,6 @@ export async function confirmPasswordReset(
     .update(schema.users)
     .set({ passwordHash, emailVerified: true, updatedAt: now })
     .where(eq(schema.users.id, user.id));
-  await revokeUserSessions(ctx.db, { userId: user.id });
+  await revokeUserSessions(ctx, { userId: user.id });
   await mailUser(ctx, user, { kind: 'password_changed', resetLink: `${origin}/reset_pass` });
 }

@@ -1,19 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { and, desc, eq, gt, isNull, ne, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, isNull, ne, sql, type SQL } from 'drizzle-orm';
 import { Limits, type TSession, type TTokenPair } from '@stageline/shared';
-import { schema, type Db } from '../../db';
+import { NotifyChannel, schema, type Db } from '../../db';
 import { AppError } from '../../http/errors';
 import type { AuthContext, ClientInfo } from './context';
+import { sessionEndedPrefix, type SessionCache } from './session-cache';
 import { signAccess, signRefresh, verifyToken, type TokenKeys } from './tokens';
 
 const refreshLifetimeMs = Limits.refreshTokenDays * 86_400_000;
 
-async function tokenPair(keys: TokenKeys, userId: number, sessionId: number, jti: string): Promise<TTokenPair> {
-  const [access, refresh] = await Promise.all([
-    signAccess(keys, userId, sessionId),
-    signRefresh(keys, userId, sessionId, jti),
-  ]);
-  return { access, refresh };
+function tokenPair(keys: TokenKeys, userId: number, sessionId: number, jti: string): TTokenPair {
+  return { access: signAccess(keys, userId, sessionId), refresh: signRefresh(keys, userId, sessionId, jti) };
 }
 
 /**
@@ -46,7 +43,7 @@ export async function rotateRefreshToken(
   ctx: AuthContext,
   { refresh, client }: { refresh: string; client: ClientInfo },
 ) {
-  const claims = await verifyToken(ctx.keys, refresh, 'refresh');
+  const claims = verifyToken(ctx.keys, refresh, 'refresh');
   if (!claims) throw new AppError('token_not_valid');
   const now = new Date();
   const jti = randomUUID();
@@ -72,17 +69,14 @@ export async function rotateRefreshToken(
     .returning({ id: schema.sessions.id });
   if (rotated.length === 0) {
     // Reuse of an older token of a live family: revoke it (no-op when already revoked or expired).
-    await ctx.db
-      .update(schema.sessions)
-      .set({ revokedAt: now })
-      .where(
-        and(
-          eq(schema.sessions.id, claims.sid),
-          eq(schema.sessions.userId, claims.userId),
-          ne(schema.sessions.refreshJti, claims.jti),
-          isNull(schema.sessions.revokedAt),
-        ),
-      );
+    await endSessions(
+      ctx,
+      and(
+        eq(schema.sessions.id, claims.sid),
+        eq(schema.sessions.userId, claims.userId),
+        ne(schema.sessions.refreshJti, claims.jti),
+      ),
+    );
     throw new AppError('token_not_valid');
   }
   return tokenPair(ctx.keys, claims.userId, claims.sid, jti);
@@ -90,41 +84,99 @@ export async function rotateRefreshToken(
 
 /** Logout: revokes the family of a refresh token. Unknown or invalid tokens change nothing. */
 export async function revokeByRefreshToken(ctx: AuthContext, refresh: string): Promise<void> {
-  const claims = await verifyToken(ctx.keys, refresh, 'refresh');
+  const claims = verifyToken(ctx.keys, refresh, 'refresh');
   if (!claims) return;
-  await revokeSession(ctx.db, { userId: claims.userId, sessionId: claims.sid });
+  await revokeSession(ctx, { userId: claims.userId, sessionId: claims.sid });
+}
+
+/** What ending sessions needs: the database, and this instance's cache of live sessions. */
+export type SessionsContext = Pick<AuthContext, 'db' | 'sessionCache'>;
+
+/**
+ * The one way a session ends: marks the not yet revoked sessions matching `where` revoked and, in
+ * the same statement, NOTIFYs `session:<id>` for each, so every process forgets it once this commits
+ * (docs/security.md, "Tokens"); this instance forgets them at once. Answers the ended ids.
+ */
+async function endSessions({ db, sessionCache }: SessionsContext, where: SQL | undefined): Promise<number[]> {
+  const ended = db.$with('ended').as(
+    db
+      .update(schema.sessions)
+      .set({ revokedAt: new Date() })
+      .where(and(isNull(schema.sessions.revokedAt), where))
+      .returning({ id: schema.sessions.id }),
+  );
+  const rows = await db
+    .with(ended)
+    .select({
+      id: ended.id,
+      notified: sql`pg_notify(${NotifyChannel}, ${sessionEndedPrefix}::text || ${ended.id}::text)`,
+    })
+    .from(ended);
+  const ids = rows.map((row) => row.id);
+  sessionCache.forget(ids);
+  return ids;
 }
 
 /** Revokes one session of a user; false when the user has no such live session. */
-export async function revokeSession(db: Db, { userId, sessionId }: { userId: number; sessionId: number }) {
-  const revoked = await db
-    .update(schema.sessions)
-    .set({ revokedAt: new Date() })
-    .where(
-      and(eq(schema.sessions.id, sessionId), eq(schema.sessions.userId, userId), isNull(schema.sessions.revokedAt)),
-    )
-    .returning({ id: schema.sessions.id });
-  return revoked.length > 0;
+export async function revokeSession(
+  ctx: SessionsContext,
+  { userId, sessionId }: { userId: number; sessionId: number },
+) {
+  const ended = await endSessions(ctx, and(eq(schema.sessions.id, sessionId), eq(schema.sessions.userId, userId)));
+  return ended.length > 0;
 }
 
 /** Signs a user out everywhere, or everywhere but the session `exceptSessionId`. */
 export async function revokeUserSessions(
-  db: Db,
+  ctx: SessionsContext,
   { userId, exceptSessionId }: { userId: number; exceptSessionId?: number },
 ) {
-  await db
-    .update(schema.sessions)
-    .set({ revokedAt: new Date() })
-    .where(
-      and(
-        eq(schema.sessions.userId, userId),
-        isNull(schema.sessions.revokedAt),
-        exceptSessionId === undefined ? undefined : ne(schema.sessions.id, exceptSessionId),
-      ),
-    );
+  await endSessions(
+    ctx,
+    and(
+      eq(schema.sessions.userId, userId),
+      exceptSessionId === undefined ? undefined : ne(schema.sessions.id, exceptSessionId),
+    ),
+  );
 }
 
-/** Whether an access token's session is still live (not revoked, not expired). */
+/**
+ * The session check of a request with an access token when the cache has no answer: a named
+ * prepared statement (docs/architecture.md, "Statements"); it answers the session's expiry.
+ */
+export function prepareSessionLookup(db: Db) {
+  return db
+    .select({ expiresAt: schema.sessions.expiresAt })
+    .from(schema.sessions)
+    .where(
+      and(
+        eq(schema.sessions.id, sql.placeholder('sessionId')),
+        eq(schema.sessions.userId, sql.placeholder('userId')),
+        isNull(schema.sessions.revokedAt),
+        gt(schema.sessions.expiresAt, sql`now()`),
+      ),
+    )
+    .prepare('auth_live_session');
+}
+
+export type SessionLookup = ReturnType<typeof prepareSessionLookup>;
+
+/**
+ * Whether an access token's session is live, from this instance's cache or else the database (whose
+ * "live" answer is then cached: `SessionCache`).
+ */
+export async function isSessionLiveCached(
+  { sessionCache, lookup }: { sessionCache: SessionCache; lookup: SessionLookup },
+  { userId, sessionId }: { userId: number; sessionId: number },
+): Promise<boolean> {
+  if (sessionCache.isLive(sessionId, userId)) return true;
+  const snapshot = sessionCache.snapshot();
+  const [row] = await lookup.execute({ sessionId, userId });
+  if (row) sessionCache.remember(snapshot, { sessionId, userId, expiresAt: row.expiresAt });
+  return Boolean(row);
+}
+
+/** Whether an access token's session is still live (not revoked, not expired), asking the database. */
 export async function isSessionLive(db: Db, { userId, sessionId }: { userId: number; sessionId: number }) {
   const [row] = await db
     .select({ id: schema.sessions.id })

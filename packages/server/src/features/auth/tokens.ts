@@ -1,6 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { jwtVerify, SignJWT } from 'jose';
 import { Limits } from '@stageline/shared';
+import { signJwt, verifyJwt } from './jwt';
 
 /** Signing key of the JWTs and key of the hashes of codes and link tokens, from one secret. */
 export type TokenKeys = { jwt: Uint8Array; hmac: Buffer };
@@ -27,47 +27,47 @@ type Claims = AccessClaims | RefreshClaims | EphemeralClaims;
 /** Lifetime of the token that links a login or sign-up to its code step. */
 export const ephemeralTokenMinutes = 10;
 
-async function sign(keys: TokenKeys, claims: Record<string, unknown>, seconds: number): Promise<string> {
-  return new SignJWT(claims)
-    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-    .setIssuedAt()
-    .setExpirationTime(Math.floor(Date.now() / 1000) + seconds)
-    .sign(keys.jwt);
+export function signAccess(keys: TokenKeys, userId: number, sessionId: number): string {
+  return signJwt(
+    keys.jwt,
+    { typ: 'access', sub: String(userId), sid: sessionId },
+    {
+      seconds: Limits.accessTokenMinutes * 60,
+    },
+  );
 }
 
-export function signAccess(keys: TokenKeys, userId: number, sessionId: number): Promise<string> {
-  return sign(keys, { typ: 'access', sub: String(userId), sid: sessionId }, Limits.accessTokenMinutes * 60);
+export function signRefresh(keys: TokenKeys, userId: number, sessionId: number, jti: string): string {
+  return signJwt(
+    keys.jwt,
+    { typ: 'refresh', sub: String(userId), sid: sessionId, jti },
+    {
+      seconds: Limits.refreshTokenDays * 86_400,
+    },
+  );
 }
 
-export function signRefresh(keys: TokenKeys, userId: number, sessionId: number, jti: string): Promise<string> {
-  return sign(keys, { typ: 'refresh', sub: String(userId), sid: sessionId, jti }, Limits.refreshTokenDays * 86_400);
-}
-
-export function signEphemeral(keys: TokenKeys, userId: number, purpose: EphemeralPurpose): Promise<string> {
-  return sign(keys, { typ: 'ephemeral', sub: String(userId), purpose }, ephemeralTokenMinutes * 60);
+export function signEphemeral(keys: TokenKeys, userId: number, purpose: EphemeralPurpose): string {
+  return signJwt(keys.jwt, { typ: 'ephemeral', sub: String(userId), purpose }, { seconds: ephemeralTokenMinutes * 60 });
 }
 
 /**
  * The claims of a valid token of type `typ`, or null when it is expired, forged, of another type or
  * without `exp` (every token we sign expires; one that does not was not made by us as it should be).
  */
-export async function verifyToken<T extends Claims['typ']>(
+export function verifyToken<T extends Claims['typ']>(
   keys: TokenKeys,
   token: string,
   typ: T,
-): Promise<(Extract<Claims, { typ: T }> & { userId: number; exp?: number }) | null> {
-  try {
-    const { payload } = await jwtVerify(token, keys.jwt, { algorithms: ['HS256'], requiredClaims: ['exp'] });
-    if (payload.typ !== typ) return null;
-    const userId = Number(payload.sub);
-    if (!Number.isSafeInteger(userId) || userId <= 0) return null;
-    if (typ !== 'ephemeral' && !Number.isSafeInteger(payload.sid)) return null;
-    if (typ === 'refresh' && typeof payload.jti !== 'string') return null;
-    if (typ === 'ephemeral' && !ephemeralPurposes.includes(payload.purpose as string)) return null;
-    return { ...(payload as unknown as Extract<Claims, { typ: T }>), userId };
-  } catch {
-    return null;
-  }
+): (Extract<Claims, { typ: T }> & { userId: number; exp: number }) | null {
+  const payload = verifyJwt(keys.jwt, token);
+  if (!payload || payload.typ !== typ) return null;
+  const userId = Number(payload.sub);
+  if (typeof payload.sub !== 'string' || !Number.isSafeInteger(userId) || userId <= 0) return null;
+  if (typ !== 'ephemeral' && !Number.isSafeInteger(payload.sid)) return null;
+  if (typ === 'refresh' && typeof payload.jti !== 'string') return null;
+  if (typ === 'ephemeral' && !ephemeralPurposes.includes(payload.purpose as string)) return null;
+  return { ...(payload as unknown as Extract<Claims, { typ: T }>), userId, exp: payload.exp };
 }
 
 /** A keyed hash of a code or link token: what the database stores instead of the value. */

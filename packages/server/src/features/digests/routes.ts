@@ -12,7 +12,7 @@ export const invalidUnsubscribeLink = 'This unsubscribe link is invalid or has e
 
 /** Turns a user's e-mail digests off (`never`) for a valid unsubscribe token. */
 export async function unsubscribe(db: Db, keys: TokenKeys, token: string | undefined): Promise<void> {
-  const userId = token ? await verifyUnsubscribe(keys, token) : null;
+  const userId = token ? verifyUnsubscribe(keys, token) : null;
   if (userId === null) throw new AppError('invalid_token', invalidUnsubscribeLink);
   const updated = await db
     .update(schema.users)

@@ -137,7 +137,7 @@ async function digestUser(
     const items = await loadItems(ctx.db, claimed.ids);
     const language: TLanguage = isLanguage(user.language) ? user.language : 'en';
     const name = [user.firstName, user.lastName].filter(Boolean).join(' ') || user.username;
-    const token = await signUnsubscribe(ctx.keys, user.id);
+    const token = signUnsubscribe(ctx.keys, user.id);
     const origin = backgroundMailOrigin(ctx.config);
     const content = renderDigest(translatorFor(language), {
       frequency,

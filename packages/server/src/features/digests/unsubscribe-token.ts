@@ -1,5 +1,4 @@
-import { jwtVerify, SignJWT } from 'jose';
-import type { TokenKeys } from '../auth';
+import { signJwt, verifyJwt, type TokenKeys } from '../auth';
 
 /**
  * The token of a digest's unsubscribe link: a JWT signed with the app's key (like the session
@@ -8,22 +7,14 @@ import type { TokenKeys } from '../auth';
  */
 export const unsubscribeTokenDays = 90;
 
-export function signUnsubscribe(keys: TokenKeys, userId: number): Promise<string> {
-  return new SignJWT({ typ: 'unsubscribe', sub: String(userId) })
-    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-    .setIssuedAt()
-    .setExpirationTime(Math.floor(Date.now() / 1000) + unsubscribeTokenDays * 86_400)
-    .sign(keys.jwt);
+export function signUnsubscribe(keys: TokenKeys, userId: number): string {
+  return signJwt(keys.jwt, { typ: 'unsubscribe', sub: String(userId) }, { seconds: unsubscribeTokenDays * 86_400 });
 }
 
 /** The user id of a valid unsubscribe token, or null when it is expired, forged or of another kind. */
-export async function verifyUnsubscribe(keys: TokenKeys, token: string): Promise<number | null> {
-  try {
-    const { payload } = await jwtVerify(token, keys.jwt, { algorithms: ['HS256'], requiredClaims: ['exp'] });
-    if (payload.typ !== 'unsubscribe') return null;
-    const userId = Number(payload.sub);
-    return Number.isSafeInteger(userId) && userId > 0 ? userId : null;
-  } catch {
-    return null;
-  }
+export function verifyUnsubscribe(keys: TokenKeys, token: string): number | null {
+  const payload = verifyJwt(keys.jwt, token);
+  if (payload?.typ !== 'unsubscribe') return null;
+  const userId = Number(payload.sub);
+  return Number.isSafeInteger(userId) && userId > 0 ? userId : null;
 }

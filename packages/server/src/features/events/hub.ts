@@ -15,6 +15,16 @@ export type HubOptions = {
    */
   gapHoldMs?: number;
   log?: FastifyBaseLogger;
+  /**
+   * Told of the channel's other payloads (not event ids), such as `session:<id>` when a session
+   * ends (docs/security.md): one LISTEN per process serves both.
+   */
+  onSignal?: (payload: string) => void;
+  /**
+   * Told when listening starts or starts again (true) and when the connection is lost (false):
+   * payloads sent while it was down are lost.
+   */
+  onListening?: (up: boolean) => void;
 };
 
 const batchSize = 500;
@@ -50,6 +60,8 @@ export class EventHub {
   private closed = false;
   private readonly gapHoldMs: number;
   private readonly log: FastifyBaseLogger | undefined;
+  private readonly onSignal: ((payload: string) => void) | undefined;
+  private readonly onListening: ((up: boolean) => void) | undefined;
 
   constructor(
     private readonly database: Database,
@@ -58,6 +70,8 @@ export class EventHub {
     this.db = database.db;
     this.gapHoldMs = options.gapHoldMs ?? 2000;
     this.log = options.log;
+    this.onSignal = options.onSignal;
+    this.onListening = options.onListening;
   }
 
   /** Listens first (a NOTIFY sent before would be missed), then starts after the newest row. */
@@ -65,14 +79,18 @@ export class EventHub {
     this.stopListening = await this.database.listen(EventsChannel, (payload) => this.notified(payload), {
       onReconnect: () => {
         this.log?.info('live events: listening again, catching up');
+        this.onListening?.(true);
         this.poke();
       },
+      onLost: () => this.onListening?.(false),
     });
+    this.onListening?.(true);
     this.cursor = await this.newestId();
   }
 
   async close(): Promise<void> {
     this.closed = true;
+    this.onListening?.(false);
     if (this.gapTimer) clearTimeout(this.gapTimer);
     await this.draining;
     await this.stopListening?.();
@@ -100,6 +118,10 @@ export class EventHub {
   }
 
   private notified(payload: string): void {
+    if (!/^\d+$/.test(payload)) {
+      this.onSignal?.(payload);
+      return;
+    }
     const id = Number(payload);
     if (Number.isSafeInteger(id) && id <= this.cursor && this.passedOver.has(id)) this.late.add(id);
     this.poke();

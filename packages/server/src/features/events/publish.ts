@@ -1,9 +1,9 @@
 import { lt, sql } from 'drizzle-orm';
 import type { TLiveEvent } from '@stageline/shared';
-import { rowsOf, schema, type Db } from '../../db';
+import { NotifyChannel, rowsOf, schema, type Db } from '../../db';
 
-/** The NOTIFY channel every server process LISTENs on; the payload is the event row's id. */
-export const EventsChannel = 'stageline_events';
+/** The NOTIFY channel every server process LISTENs on; an event's payload is its row's id. */
+export const EventsChannel = NotifyChannel;
 
 /** How long event rows are kept for `Last-Event-ID` resumes (docs/live-updates.md). */
 export const EventRetentionMs = 24 * 60 * 60 * 1000;

@@ -1,6 +1,5 @@
-import { jwtVerify, SignJWT } from 'jose';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { TokenKeys } from '../auth';
+import { signJwt, verifyJwt, type TokenKeys } from '../auth';
 
 /**
  * The secrets of one sign-in in flight, kept by the browser that started it: a signed, short-lived
@@ -27,30 +26,21 @@ export const flowMinutes = 10;
 
 const audience = 'stageline:oauth-flow';
 
-export async function signFlow(keys: TokenKeys, claims: FlowClaims): Promise<string> {
-  return new SignJWT({ ...claims, typ: 'oauth_flow' })
-    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-    .setAudience(audience)
-    .setIssuedAt()
-    .setExpirationTime(`${flowMinutes}m`)
-    .sign(keys.jwt);
+export function signFlow(keys: TokenKeys, claims: FlowClaims): string {
+  return signJwt(keys.jwt, { ...claims, typ: 'oauth_flow' }, { seconds: flowMinutes * 60, audience });
 }
 
 /** The claims of a valid, unexpired flow token, or null. */
-export async function verifyFlow(keys: TokenKeys, token: string): Promise<FlowClaims | null> {
-  try {
-    const { payload } = await jwtVerify(token, keys.jwt, { algorithms: ['HS256'], audience, requiredClaims: ['exp'] });
-    const p = payload as Record<string, unknown>;
-    const strings = ['provider', 'state', 'verifier', 'redirectUri'] as const;
-    if (p.typ !== 'oauth_flow' || strings.some((key) => typeof p[key] !== 'string')) return null;
-    if (p.nonce !== undefined && typeof p.nonce !== 'string') return null;
-    if (p.next !== undefined && typeof p.next !== 'string') return null;
-    if (p.linkUserId !== undefined && !Number.isSafeInteger(p.linkUserId)) return null;
-    const { provider, state, verifier, nonce, redirectUri, next, linkUserId } = p as FlowClaims;
-    return { provider, state, verifier, nonce, redirectUri, next, linkUserId };
-  } catch {
-    return null;
-  }
+export function verifyFlow(keys: TokenKeys, token: string): FlowClaims | null {
+  const p = verifyJwt(keys.jwt, token, { audience });
+  if (!p) return null;
+  const strings = ['provider', 'state', 'verifier', 'redirectUri'] as const;
+  if (p.typ !== 'oauth_flow' || strings.some((key) => typeof p[key] !== 'string')) return null;
+  if (p.nonce !== undefined && typeof p.nonce !== 'string') return null;
+  if (p.next !== undefined && typeof p.next !== 'string') return null;
+  if (p.linkUserId !== undefined && !Number.isSafeInteger(p.linkUserId)) return null;
+  const { provider, state, verifier, nonce, redirectUri, next, linkUserId } = p as unknown as FlowClaims;
+  return { provider, state, verifier, nonce, redirectUri, next, linkUserId };
 }
 
 function cookie(value: string, maxAge: number, secure: boolean): string {

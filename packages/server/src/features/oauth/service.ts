@@ -74,7 +74,7 @@ export async function startFlow(
     ctx.log.warn({ err: error, provider }, 'OAuth provider unavailable');
     throw new AppError('oauth_failed', 'Could not reach the sign-in provider. Try again later.');
   }
-  return { url: url.href, flowToken: await signFlow(ctx.keys, claims) };
+  return { url: url.href, flowToken: signFlow(ctx.keys, claims) };
 }
 
 type CallbackInput = {
@@ -93,7 +93,7 @@ type CallbackInput = {
  */
 export async function finishFlow(ctx: OAuthContext, input: CallbackInput): Promise<TOAuthLoginResult> {
   const client = clientOf(ctx, input.provider);
-  const flow = input.flowToken ? await verifyFlow(ctx.keys, input.flowToken) : null;
+  const flow = input.flowToken ? verifyFlow(ctx.keys, input.flowToken) : null;
   if (!flow || flow.provider !== input.provider || !sameText(flow.state, input.state)) {
     throw new AppError('oauth_state_invalid');
   }

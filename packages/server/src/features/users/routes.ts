@@ -187,7 +187,7 @@ export const usersRoutes: FastifyPluginAsyncZod<{ ctx: AuthContext }> = async (a
       },
     },
     async (request, reply) => {
-      const revoked = await revokeSession(ctx.db, { userId: callerOf(request).id, sessionId: request.params.id });
+      const revoked = await revokeSession(ctx, { userId: callerOf(request).id, sessionId: request.params.id });
       if (!revoked) throw new AppError('not_found');
       return reply.status(204).send(null);
     },

@@ -93,7 +93,7 @@ export async function changePassword(
     .update(schema.users)
     .set({ passwordHash: await hashPassword(password), updatedAt: new Date() })
     .where(eq(schema.users.id, user.id));
-  await revokeUserSessions(ctx.db, { userId: user.id, exceptSessionId: actor.sessionId });
+  await revokeUserSessions(ctx, { userId: user.id, exceptSessionId: actor.sessionId });
   await mailUser(ctx, user, { kind: 'password_changed', resetLink });
 }
 
