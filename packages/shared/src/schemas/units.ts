@@ -135,24 +135,24 @@ export const ZWholeMatrixQuery = z.object({
 });
 
 /**
- * The fields of a cell of the whole matrix, in the order its arrays hold them. `teams`, the effective
- * assignee teams, comes only when there are some (most cells have none).
+ * The fields of a cell of the whole matrix, in the order its arrays hold them. The first four always
+ * come; the array ends after the last field that is not at its default (`due_date` null, no
+ * `assignees`, no `files`, no `teams` — the effective assignee teams), so most cells of a big
+ * pipeline are `[id, status, ready, overdue]`.
  */
 export const WholeMatrixCellFields = ['id', 'status', 'ready', 'overdue', 'due_date', 'assignees', 'files', 'teams'] as const;
 
-/** One cell of the whole matrix: `WholeMatrixCellFields` in order, `teams` only when not empty. */
-export const ZWholeMatrixCell = z.tuple(
-  [
-    z.number().int(),
-    ZTaskStatus,
-    z.boolean(),
-    z.boolean(),
-    z.string().nullable(),
-    z.array(z.number().int()),
-    z.number().int(),
-    z.array(z.number().int()).optional(),
-  ],
-);
+/** One cell of the whole matrix: `WholeMatrixCellFields` in order, those at their defaults left off the end. */
+export const ZWholeMatrixCell = z.tuple([
+  z.number().int(),
+  ZTaskStatus,
+  z.boolean(),
+  z.boolean(),
+  z.string().nullable().optional(),
+  z.array(z.number().int()).optional(),
+  z.number().int().optional(),
+  z.array(z.number().int()).optional(),
+]);
 export type TWholeMatrixCell = z.infer<typeof ZWholeMatrixCell>;
 
 /**
@@ -187,17 +187,18 @@ const isIds = (value: unknown) => Array.isArray(value) && value.every(isWholeNum
 /** `ZWholeMatrixCell.nullable()`, checked by hand (see `ZWholeMatrixChecked`). */
 function isWholeMatrixCell(cell: unknown): boolean {
   if (cell === null) return true;
-  if (!Array.isArray(cell) || cell.length < 7 || cell.length > 8) return false;
+  if (!Array.isArray(cell) || cell.length < 4 || cell.length > 8) return false;
   const [id, status, ready, overdue, due, assignees, files, teams] = cell as unknown[];
+  const n = cell.length;
   return (
     isWholeNumber(id) &&
     statuses.has(status) &&
     typeof ready === 'boolean' &&
     typeof overdue === 'boolean' &&
-    (due === null || typeof due === 'string') &&
-    isIds(assignees) &&
-    isWholeNumber(files) &&
-    (cell.length === 7 || isIds(teams))
+    (n < 5 || due === null || typeof due === 'string') &&
+    (n < 6 || isIds(assignees)) &&
+    (n < 7 || isWholeNumber(files)) &&
+    (n < 8 || isIds(teams))
   );
 }
 

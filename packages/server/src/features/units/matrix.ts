@@ -103,11 +103,18 @@ export async function wholeMatrix(
   // Only some units (a live event's refetch): the same statement, its tasks and units narrowed.
   const only = unitIds ? `{${unitIds.join(',')}}` : null;
   const ofUnits = (column: SQL) => (only ? sql` and ${column} = any(${only}::int[])` : sql``);
-  // A cell's fields but `teams` (`WholeMatrixCellFields`), which follows only when there are some.
-  const cell = sql`c.id, c.status, b.id is null, c.overdue,
-    to_char(c.due at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-    case when c.use_stage_defaults then coalesce(${JSON.stringify(defaults)}::jsonb -> c.stage_id::text, '[]'::jsonb)
-    else coalesce(own.ids, '[]'::jsonb) end, coalesce(n.n, 0)`;
+  // A cell's fields (`WholeMatrixCellFields`): the first four always, then up to the last one not at
+  // its default (due null, no assignees, no files, no teams). JSON, not JSONB, so no spaces are added.
+  const head = sql`c.id, c.status, b.id is null, c.overdue`;
+  const due = sql`to_char(c.due at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+  const assignees = sql`case when c.use_stage_defaults then coalesce(${JSON.stringify(defaults)}::json -> c.stage_id::text, '[]'::json)
+    else coalesce(own.ids, '[]'::json) end`;
+  const cell = sql`case when c.id is null then null
+    when tm.ids is not null then json_build_array(${head}, ${due}, ${assignees}, coalesce(n.n, 0), tm.ids)
+    when n.n > 0 then json_build_array(${head}, ${due}, ${assignees}, n.n)
+    when json_array_length(${assignees}) > 0 then json_build_array(${head}, ${due}, ${assignees})
+    when c.due is not null then json_build_array(${head}, ${due})
+    else json_build_array(${head}) end`;
   // Set-based, so the plan is a few hash joins over the pipeline's tasks rather than a probe per
   // cell: the tasks with their effective due date and overdue (`t`, `s` as `effectiveDue` expects),
   // the blocked ones (a predecessor's task not done: not ready), own assignees, file counts (the task's
@@ -124,12 +131,12 @@ export async function wholeMatrix(
         select distinct c.id from c join stage_edges e on e.target_id = c.stage_id
         join c p on p.unit_id = c.unit_id and p.stage_id = e.source_id where p.status <> 'done'),
       own as (
-        select a.task_id, jsonb_agg(a.user_id order by a.user_id) as ids from task_assignees a
+        select a.task_id, json_agg(a.user_id order by a.user_id) as ids from task_assignees a
         join c on c.id = a.task_id and not c.use_stage_defaults
         join memberships m on m.user_id = a.user_id and m.workspace_id = ${workspaceId}
         group by a.task_id),
       teams as (
-        select x.task_id, jsonb_agg(x.team_id order by x.team_id) as ids from (
+        select x.task_id, json_agg(x.team_id order by x.team_id) as ids from (
           select c.id as task_id, d.team_id from stage_default_assignee_teams d join c on c.stage_id = d.stage_id
           where c.use_stage_defaults
           union all
@@ -143,9 +150,7 @@ export async function wholeMatrix(
           where f.completed_at is not null) x
         group by x.task_id),
       cells as (
-        select u.id, u.name, json_agg(case when c.id is null then null
-            when tm.ids is null then json_build_array(${cell}) else json_build_array(${cell}, tm.ids) end
-            order by f.ord) filter (where f.ord is not null) as cells
+        select u.id, u.name, json_agg(${cell} order by f.ord) filter (where f.ord is not null) as cells
         from units u left join f on true
         left join c on c.unit_id = u.id and c.stage_id = f.stage_id
         left join blocked b on b.id = c.id

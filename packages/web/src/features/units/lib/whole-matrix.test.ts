@@ -1,24 +1,24 @@
 import { describe, expect, test } from 'vitest';
-import type { TWholeMatrix, TWholeMatrixCell } from '@stageline/shared';
+import type { TTaskStatus, TWholeMatrix, TWholeMatrixCell } from '@stageline/shared';
 import { gridRow, selectUnits, withTaskStatus, withUnits, type TWholeUnit } from './whole-matrix';
 
-const cell = (id: number, patch: Partial<Record<'status' | 'overdue', unknown>> & { assignees?: number[]; teams?: number[] } = {}) =>
-  [
-    id,
-    patch.status ?? 'todo',
-    true,
-    patch.overdue ?? false,
-    null,
-    patch.assignees ?? [],
-    0,
-    ...(patch.teams ? [patch.teams] : []),
-  ] as TWholeMatrixCell;
+/** A cell as the server sends it: the fields after `overdue` only up to the last one not at its default. */
+function cell(
+  id: number,
+  patch: { status?: TTaskStatus; overdue?: boolean; assignees?: number[]; teams?: number[] } = {},
+): TWholeMatrixCell {
+  const status = patch.status ?? 'todo';
+  const overdue = patch.overdue ?? false;
+  if (patch.teams) return [id, status, true, overdue, null, patch.assignees ?? [], 0, patch.teams];
+  if (patch.assignees) return [id, status, true, overdue, null, patch.assignees];
+  return [id, status, true, overdue];
+}
 
 // In the server's order: names by value ("Shot 2" before "Shot 10"); ids as created.
 const units: TWholeUnit[] = [
   [30, 'Shot 1', [cell(301, { status: 'done' }), cell(302, { assignees: [7] })]],
   [10, 'Shot 2', [cell(101, { overdue: true }), null]],
-  [20, 'Shot 10', [cell(201, { status: 'on_review', teams: [4] }), cell(202, { assignees: [8, 7] })]],
+  [20, 'Shot 10', [cell(201, { status: 'review', teams: [4] }), cell(202, { assignees: [8, 7] })]],
 ];
 const matrix: TWholeMatrix = {
   pipeline: 1,

@@ -11,7 +11,7 @@ export type TMatrixFilter = Omit<z.infer<typeof ZMatrixQuery>, 'offset' | 'limit
  */
 export type TWholeUnit = TWholeMatrix['units'][number];
 
-/** Positions of a cell's fields (`WholeMatrixCellFields`). */
+/** Positions of a cell's fields (`WholeMatrixCellFields`; those after `overdue` may be left off at their defaults). */
 const Cell = { id: 0, status: 1, ready: 2, overdue: 3, due: 4, assignees: 5, files: 6, teams: 7 } as const;
 
 /** A unit as the grid draws it: one cell per stage, in the matrix's stage order, null where none. */
@@ -35,7 +35,7 @@ export function selectUnits(units: readonly TWholeUnit[], filter: TMatrixFilter,
   if (search) tests.push((unit) => unit[1].toLocaleLowerCase().includes(search));
   if (status) tests.push((unit) => anyCell(unit, (cell) => cell[Cell.status] === status));
   if (filter.assignee !== undefined)
-    tests.push((unit) => person !== undefined && anyCell(unit, (cell) => cell[Cell.assignees].includes(person)));
+    tests.push((unit) => person !== undefined && anyCell(unit, (cell) => cell[Cell.assignees]?.includes(person) ?? false));
   if (team !== undefined) tests.push((unit) => anyCell(unit, (cell) => cell[Cell.teams]?.includes(team) ?? false));
   if (overdue !== undefined) {
     const wanted = overdue === 'true';
@@ -71,9 +71,9 @@ export function gridRow(unit: TWholeUnit, stages: TWholeMatrix['stages']): TGrid
             status: cell[Cell.status],
             ready: cell[Cell.ready],
             overdue: cell[Cell.overdue],
-            due_date: cell[Cell.due],
-            assignees: cell[Cell.assignees],
-            files: cell[Cell.files],
+            due_date: cell[Cell.due] ?? null,
+            assignees: cell[Cell.assignees] ?? [],
+            files: cell[Cell.files] ?? 0,
           },
     ),
   };
