@@ -96,7 +96,12 @@ test('10,000 units × 20 stages: one call loads them all, filters run in the bro
   await expect(matrix).toHaveAttribute('data-count', '10000', { timeout: 30_000 });
   const rows = page.getByTestId('matrix-row');
   await expect(rows.first().getByTestId('matrix-unit-link')).toHaveText('Shot 1');
-  expect(calls).toEqual([`/api/units/matrix/whole/?pipeline=${pipeline.id}`]);
+  // The whole matrix in one call; beside it at most the first page, drawn while the whole loads.
+  const whole = `/api/units/matrix/whole/?pipeline=${pipeline.id}`;
+  const firstPage = `/api/units/matrix/?pipeline=${pipeline.id}&sort=name&offset=0&limit=100`;
+  expect(calls.filter((url) => url === whole)).toHaveLength(1);
+  expect(calls.filter((url) => url !== whole && url !== firstPage)).toEqual([]);
+  const before = calls.length;
 
   // The last unit by value, drawn at once at the bottom: every row is already here.
   await matrix.evaluate((element) => element.scrollTo({ top: element.scrollHeight }));
@@ -106,19 +111,19 @@ test('10,000 units × 20 stages: one call loads them all, filters run in the bro
 
   // Someone else finishes Shot 1's first task: the cell changes, the next stage becomes ready, and only
   // Shot 1's row is fetched again.
-  const whole = await call<{ units: [number, string, ([number] | null)[]][] }>(
+  const matrixNow = await call<{ units: [number, string, ([number] | null)[]][] }>(
     request,
     lead,
     'GET',
     `units/matrix/whole/?pipeline=${pipeline.id}`,
   );
-  const [unitId, , cells] = whole.units[0]!;
+  const [unitId, , cells] = matrixNow.units[0]!;
   await call(request, lead, 'PATCH', `tasks/${cells[0]![0]}/`, { status: 'done' });
   const first = rows.first();
   await expect(first.getByTestId('matrix-cell').first()).toHaveAttribute('data-status', 'done');
   await expect(first.getByTestId('matrix-cell').nth(1)).toHaveAttribute('title', /Ready/);
-  await expect.poll(() => calls.length).toBe(2);
-  expect(calls[1]).toBe(`/api/units/matrix/whole/?pipeline=${pipeline.id}&units=${unitId}`);
+  await expect.poll(() => calls.length).toBe(before + 1);
+  expect(calls[before]).toBe(`${whole}&units=${unitId}`);
 
   // A filter answers from the browser's copy: no call to the server.
   await page.getByTestId('matrix-filter-status').click();
@@ -126,6 +131,6 @@ test('10,000 units × 20 stages: one call loads them all, filters run in the bro
   await expect(matrix).toHaveAttribute('data-count', '1');
   await expect(rows.first().getByTestId('matrix-unit-link')).toHaveText('Shot 1');
   await snap(page, 'unit-matrix-10000-units-filtered');
-  expect(calls).toHaveLength(2);
+  expect(calls).toHaveLength(before + 1);
   await page.context().close();
 });

@@ -135,10 +135,10 @@ export const ZWholeMatrixQuery = z.object({
 });
 
 /**
- * The fields of a cell of the whole matrix, in the order its arrays hold them. The first four always
- * come; the array ends after the last field that is not at its default (`due_date` null, no
- * `assignees`, no `files`, no `teams` — the effective assignee teams), so most cells of a big
- * pipeline are `[id, status, ready, overdue]`.
+ * The fields of a cell of the whole matrix, in the order its arrays hold them. `id` and `status`
+ * always come; the array ends after the last field that is not at its default (`ready` and `overdue`
+ * false, `due_date` null, no `assignees`, no `files`, no `teams` — the effective assignee teams), so
+ * most cells of a big pipeline are `[id, status]`.
  */
 export const WholeMatrixCellFields = ['id', 'status', 'ready', 'overdue', 'due_date', 'assignees', 'files', 'teams'] as const;
 
@@ -146,8 +146,8 @@ export const WholeMatrixCellFields = ['id', 'status', 'ready', 'overdue', 'due_d
 export const ZWholeMatrixCell = z.tuple([
   z.number().int(),
   ZTaskStatus,
-  z.boolean(),
-  z.boolean(),
+  z.boolean().optional(),
+  z.boolean().optional(),
   z.string().nullable().optional(),
   z.array(z.number().int()).optional(),
   z.number().int().optional(),
@@ -187,14 +187,14 @@ const isIds = (value: unknown) => Array.isArray(value) && value.every(isWholeNum
 /** `ZWholeMatrixCell.nullable()`, checked by hand (see `ZWholeMatrixChecked`). */
 function isWholeMatrixCell(cell: unknown): boolean {
   if (cell === null) return true;
-  if (!Array.isArray(cell) || cell.length < 4 || cell.length > 8) return false;
+  if (!Array.isArray(cell) || cell.length < 2 || cell.length > 8) return false;
   const [id, status, ready, overdue, due, assignees, files, teams] = cell as unknown[];
   const n = cell.length;
   return (
     isWholeNumber(id) &&
     statuses.has(status) &&
-    typeof ready === 'boolean' &&
-    typeof overdue === 'boolean' &&
+    (n < 3 || typeof ready === 'boolean') &&
+    (n < 4 || typeof overdue === 'boolean') &&
     (n < 5 || due === null || typeof due === 'string') &&
     (n < 6 || isIds(assignees)) &&
     (n < 7 || isWholeNumber(files)) &&

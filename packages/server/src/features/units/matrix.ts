@@ -103,18 +103,27 @@ export async function wholeMatrix(
   // Only some units (a live event's refetch): the same statement, its tasks and units narrowed.
   const only = unitIds ? `{${unitIds.join(',')}}` : null;
   const ofUnits = (column: SQL) => (only ? sql` and ${column} = any(${only}::int[])` : sql``);
-  // A cell's fields (`WholeMatrixCellFields`): the first four always, then up to the last one not at
-  // its default (due null, no assignees, no files, no teams). JSON, not JSONB, so no spaces are added.
-  const head = sql`c.id, c.status, b.id is null, c.overdue`;
-  const due = sql`to_char(c.due at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+  // A cell's fields (`WholeMatrixCellFields`): id and status always, then up to the last one not at
+  // its default (not ready, not overdue, no due date, no assignees, no files, no teams), each with the
+  // condition under which it is not. JSON, not JSONB, so no spaces are added.
   const assignees = sql`case when c.use_stage_defaults then coalesce(${JSON.stringify(defaults)}::json -> c.stage_id::text, '[]'::json)
     else coalesce(own.ids, '[]'::json) end`;
+  const fields: { value: SQL; set: SQL }[] = [
+    { value: sql`b.id is null`, set: sql`b.id is null` },
+    { value: sql`c.overdue`, set: sql`c.overdue` },
+    { value: sql`to_char(c.due at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`, set: sql`c.due is not null` },
+    { value: assignees, set: sql`json_array_length(${assignees}) > 0` },
+    { value: sql`coalesce(n.n, 0)`, set: sql`n.n > 0` },
+    { value: sql`tm.ids`, set: sql`tm.ids is not null` },
+  ];
+  const upTo = (count: number) =>
+    sql`json_build_array(${sql.join([sql`c.id, c.status`, ...fields.slice(0, count).map((f) => f.value)], sql`, `)})`;
   const cell = sql`case when c.id is null then null
-    when tm.ids is not null then json_build_array(${head}, ${due}, ${assignees}, coalesce(n.n, 0), tm.ids)
-    when n.n > 0 then json_build_array(${head}, ${due}, ${assignees}, n.n)
-    when json_array_length(${assignees}) > 0 then json_build_array(${head}, ${due}, ${assignees})
-    when c.due is not null then json_build_array(${head}, ${due})
-    else json_build_array(${head}) end`;
+    ${sql.join(
+      fields.map((_, i) => fields.length - i).map((count) => sql`when ${fields[count - 1]!.set} then ${upTo(count)}`),
+      sql` `,
+    )}
+    else ${upTo(0)} end`;
   // Set-based, so the plan is a few hash joins over the pipeline's tasks rather than a probe per
   // cell: the tasks with their effective due date and overdue (`t`, `s` as `effectiveDue` expects),
   // the blocked ones (a predecessor's task not done: not ready), own assignees, file counts (the task's

@@ -21,7 +21,7 @@ function named(matrix: TWholeMatrix, cells: TWholeMatrix['units'][number][2]): T
   return cells.flatMap((cell, i) => {
     if (!cell) return [];
     // Fields at their defaults are left off the end; `teams` is not in the paged cell.
-    const [id, status, ready, overdue, due_date = null, assignees = [], files = 0] = cell;
+    const [id, status, ready = false, overdue = false, due_date = null, assignees = [], files = 0] = cell;
     return [{ id, stage: matrix.stages[i]!.id, status, ready, overdue, due_date, assignees, files }];
   });
 }

@@ -219,7 +219,12 @@ describe('unit matrix', () => {
       [129, 128, 127, 126, 125, 124, 123, 122, 121, 120, 12].map((n) => String(1000 + n)),
     );
     expect(within(rows[0]!).getAllByTestId('matrix-cell')[1]!.getAttribute('data-status')).toBe('todo');
-    expect(matrixQueries().map(String)).toEqual(['pipeline=7']);
+    // The whole matrix once; at most the first page beside it, drawn only until the whole arrived
+    // (that page ignores the search here: its 150 rows would show as a count of 150).
+    const asked = matrixQueries().map(String);
+    expect(asked.filter((query) => query === 'pipeline=7')).toHaveLength(1);
+    expect(asked.filter((query) => query !== 'pipeline=7').every((query) => query.includes('offset=0'))).toBe(true);
+    expect(asked.length).toBeLessThanOrEqual(2);
   });
 
   it('pages a bigger pipeline from the server: the first page with the filters of the URL, then the pages scrolled to', async () => {

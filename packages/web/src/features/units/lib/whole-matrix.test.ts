@@ -11,7 +11,7 @@ function cell(
   const overdue = patch.overdue ?? false;
   if (patch.teams) return [id, status, true, overdue, null, patch.assignees ?? [], 0, patch.teams];
   if (patch.assignees) return [id, status, true, overdue, null, patch.assignees];
-  return [id, status, true, overdue];
+  return overdue ? [id, status, false, true] : [id, status];
 }
 
 // In the server's order: names by value ("Shot 2" before "Shot 10"); ids as created.

@@ -11,7 +11,7 @@ export type TMatrixFilter = Omit<z.infer<typeof ZMatrixQuery>, 'offset' | 'limit
  */
 export type TWholeUnit = TWholeMatrix['units'][number];
 
-/** Positions of a cell's fields (`WholeMatrixCellFields`; those after `overdue` may be left off at their defaults). */
+/** Positions of a cell's fields (`WholeMatrixCellFields`; those after `status` may be left off at their defaults). */
 const Cell = { id: 0, status: 1, ready: 2, overdue: 3, due: 4, assignees: 5, files: 6, teams: 7 } as const;
 
 /** A unit as the grid draws it: one cell per stage, in the matrix's stage order, null where none. */
@@ -39,7 +39,7 @@ export function selectUnits(units: readonly TWholeUnit[], filter: TMatrixFilter,
   if (team !== undefined) tests.push((unit) => anyCell(unit, (cell) => cell[Cell.teams]?.includes(team) ?? false));
   if (overdue !== undefined) {
     const wanted = overdue === 'true';
-    tests.push((unit) => anyCell(unit, (cell) => cell[Cell.overdue]) === wanted);
+    tests.push((unit) => anyCell(unit, (cell) => cell[Cell.overdue] === true) === wanted);
   }
   const picked: number[] = [];
   for (let index = 0; index < units.length; index++) {
@@ -69,8 +69,8 @@ export function gridRow(unit: TWholeUnit, stages: TWholeMatrix['stages']): TGrid
             id: cell[Cell.id],
             stage: stages[index]?.id ?? 0,
             status: cell[Cell.status],
-            ready: cell[Cell.ready],
-            overdue: cell[Cell.overdue],
+            ready: cell[Cell.ready] ?? false,
+            overdue: cell[Cell.overdue] ?? false,
             due_date: cell[Cell.due] ?? null,
             assignees: cell[Cell.assignees] ?? [],
             files: cell[Cell.files] ?? 0,

@@ -10,7 +10,7 @@ import { RecordView } from '../../../shared/records';
 import { ExportCsvButton } from '../../../shared/ui/export-csv-button';
 import { PageCard } from '../../../shared/ui/page-card';
 import { EmptyState } from '../../../shared/ui/empty-state';
-import { pipelinesQueryOptions, usePipelines } from '../../pipelines/read-only';
+import { usePipelines } from '../../pipelines/read-only';
 import { useOpenProject, useProjectRecord, useWorkspaceAbilities } from '../../projects';
 import { SavedViews } from '../../views';
 import { useTeams } from '../../teams';
@@ -48,31 +48,31 @@ function matrixFilter(pipeline: number, filters: ReturnType<typeof readFilters>)
 }
 
 /**
- * When the URL names the pipeline and its size is known (the project's pipelines are cached), its
- * matrix is asked for at once, beside the project rather than after it (docs/decisions.md, "Web speed").
+ * When the URL names the pipeline, its first page of rows is asked for at once, beside the project
+ * and its pipelines rather than after them (docs/decisions.md, "Web speed"): both ways of loading the
+ * matrix draw it first (decision 98).
  */
-function usePrefetchMatrix(params: URLSearchParams, projectId: number | null) {
+function usePrefetchFirstPage(params: URLSearchParams) {
   const queryClient = useQueryClient();
   const pipeline = Number(params.get('pipeline'));
   const filter = pipeline > 0 ? matrixFilter(pipeline, readFilters(params)) : null;
   const key = JSON.stringify(filter);
   useEffect(() => {
-    if (!filter || projectId === null) return;
-    const known = queryClient.getQueryData(pipelinesQueryOptions(projectId).queryKey)?.find((p) => p.id === pipeline);
-    if (!known) return;
-    if (wholeMatrixFits(known)) void queryClient.prefetchQuery(wholeMatrixQueryOptions(pipeline));
-    else void queryClient.prefetchQuery(matrixPageQueryOptions(filter, 0, MatrixPageSize));
+    if (!filter) return;
+    // A whole matrix already here answers every filter without a call.
+    if (queryClient.getQueryData(wholeMatrixQueryOptions(filter.pipeline).queryKey)) return;
+    void queryClient.prefetchQuery(matrixPageQueryOptions(filter, 0, MatrixPageSize));
     // The filter is rebuilt on each render: `key` is what changes.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [queryClient, key, projectId]);
+  }, [queryClient, key]);
 }
 
 /** `/app/projects/{projectId}/units`: the unit × stage matrix of one pipeline, filtered by the URL. */
 export default function UnitListScreen() {
   const { t } = useTranslation();
   const [params] = useSearchParams();
+  usePrefetchFirstPage(params);
   const record = useProjectRecord();
-  usePrefetchMatrix(params, record.id);
   useOpenProject(record.data);
   return (
     <RecordView record={record} title={t('Units')}>
