@@ -112,7 +112,7 @@ export async function wholeMatrix(
   // condition under which it is not. JSON, not JSONB, so no spaces are added.
   const assignees = sql`case when c.use_stage_defaults then d.ids else own.ids end`;
   const fields: { value: SQL; set: SQL }[] = [
-    { value: sql`b.id is null`, set: sql`b.id is null` },
+    { value: sql`c.ready`, set: sql`c.ready` },
     { value: sql`c.overdue`, set: sql`c.overdue` },
     { value: sql`to_char(c.due at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`, set: sql`c.due is not null` },
     // Both hold only non-empty lists.
@@ -122,27 +122,26 @@ export async function wholeMatrix(
   ];
   const upTo = (count: number) =>
     sql`json_build_array(${sql.join([sql`c.id, c.status`, ...fields.slice(0, count).map((f) => f.value)], sql`, `)})`;
-  const cell = sql`case when c.id is null then null
+  const cell = sql`case
     ${sql.join(
       fields.map((_, i) => fields.length - i).map((count) => sql`when ${fields[count - 1]!.set} then ${upTo(count)}`),
       sql` `,
     )}
     else ${upTo(0)} end`;
   // Set-based, so the plan is a few hash joins over the pipeline's tasks rather than a probe per
-  // cell: the tasks with their effective due date and overdue (`t`, `s` as `effectiveDue` expects),
-  // the blocked ones (a predecessor's task not done: not ready), own assignees, file counts (the task's
-  // and its comments', as the paged matrix counts them), then one row per
-  // unit × stage in flow order (null where a unit has no task at a stage) folded into each unit.
+  // cell: the tasks with their effective due date, overdue and readiness (`ready_at`, kept by every
+  // change of status or graph: docs/rules.md §Tasks), own assignees, file counts (the task's and its
+  // comments', as the paged matrix counts them); then each unit's cells in flow order, gathered from
+  // its tasks (`cu`). A unit with a task at every stage of the flow (all of them, but while a graph
+  // save is under way) takes them as they are; any other gets a null where it has no task.
+  const stagesInFlow = graph.flow.length;
   const [row] = await rowsOf<{ units: string; count: number; people: string }>(
     db,
     sql`with f as (select stage_id, ord from unnest(${flow}::int[]) with ordinality as f(stage_id, ord)),
       c as (
-        select t.id, t.unit_id, t.stage_id, t.status, t.use_stage_defaults,
+        select t.id, t.unit_id, t.stage_id, t.status, t.use_stage_defaults, t.ready_at is not null as ready,
           ${effectiveDue} as due, coalesce(${overdueAt(now)}, false) as overdue
         from tasks t join stages s on s.id = t.stage_id where s.pipeline_id = ${pipelineId}${ofUnits(sql`t.unit_id`)}),
-      blocked as (
-        select distinct c.id from c join stage_edges e on e.target_id = c.stage_id
-        join c p on p.unit_id = c.unit_id and p.stage_id = e.source_id where p.status <> 'done'),
       own as (
         select a.task_id, json_agg(a.user_id order by a.user_id) as ids from task_assignees a
         join c on c.id = a.task_id and not c.use_stage_defaults
@@ -163,17 +162,20 @@ export async function wholeMatrix(
           select cm.task_id from attachments f join comments cm on cm.id = f.comment_id join c on c.id = cm.task_id
           where f.completed_at is not null) x
         group by x.task_id),
-      cells as (
-        select u.id, u.name, json_agg(${cell} order by f.ord) filter (where f.ord is not null) as cells
-        from units u left join f on true
-        left join c on c.unit_id = u.id and c.stage_id = f.stage_id
-        left join blocked b on b.id = c.id
+      cu as (
+        select c.unit_id, count(*)::int as n, array_agg(${cell} order by f.ord) as cells,
+          array_agg(f.ord order by f.ord) as ords
+        from c join f on f.stage_id = c.stage_id
         left join own on own.task_id = c.id
         left join d on d.stage_id = c.stage_id
         left join teams tm on tm.task_id = c.id
         left join files n on n.task_id = c.id
-        where u.pipeline_id = ${pipelineId}${ofUnits(sql`u.id`)}
-        group by u.id, u.name)
+        group by c.unit_id),
+      cells as (
+        select u.id, u.name, case when cu.n = ${stagesInFlow} then array_to_json(cu.cells)
+          else (select json_agg(cu.cells[array_position(cu.ords, f.ord)] order by f.ord) from f) end as cells
+        from units u left join cu on cu.unit_id = u.id
+        where u.pipeline_id = ${pipelineId}${ofUnits(sql`u.id`)})
       select coalesce((select json_agg(json_build_array(id, name, coalesce(cells, '[]'::json)) order by name, id) from cells)::text, '[]') as units,
         (select count(*)::int from units u where u.pipeline_id = ${pipelineId}${ofUnits(sql`u.id`)}) as count,
         (select coalesce(json_agg(json_build_array(p.id, p.username, p.first_name, p.last_name) order by p.id)::text, '[]')

@@ -1,7 +1,8 @@
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ZMatrixPage, ZWholeMatrix, type TTaskCell, type TWholeMatrix } from '@stageline/shared';
-import { countStatements } from '../../db';
+import { eq } from 'drizzle-orm';
+import { countStatements, schema } from '../../db';
 import { relaxedLimits } from '../../../test/accounts';
 import { attach } from '../../../test/files';
 import { buildTestApp, type TestApp } from '../../../test/helpers';
@@ -173,6 +174,32 @@ describe('GET units/matrix/whole/', () => {
 
     const bad = await as(t, team.member)('GET', `/api/units/matrix/whole/?pipeline=${flow.pipeline.id}&units=1,x`);
     expect(bad.statusCode).toBe(400);
+  });
+
+  test('a unit without a task at a stage has a null in that place, the other cells in theirs', async () => {
+    const team = await buildTeam(t);
+    const flow = await buildFlow(t, {
+      workspace: team.workspace,
+      stages: [{}, {}, {}],
+      edges: [
+        ['root', 0],
+        [0, 1],
+        [1, 2],
+        [2, 'end'],
+      ],
+    });
+    const whole = await buildUnit(t, team.member, flow, 'Shot 1');
+    const gap = await buildUnit(t, team.member, flow, 'Shot 2');
+    // As while a graph save is under way: the middle stage's task is not there (yet, or any more).
+    await t.database.db.delete(schema.tasks).where(eq(schema.tasks.id, taskAt(gap, flow, 1)));
+    const matrix = ZWholeMatrix.parse(
+      (await as(t, team.member)('GET', `/api/units/matrix/whole/?pipeline=${flow.pipeline.id}`)).json(),
+    );
+    const ids = matrix.units.map(([id, , cells]) => [id, cells.map((cell) => cell?.[0] ?? null)]);
+    expect(ids).toEqual([
+      [whole.id, [0, 1, 2].map((i) => taskAt(whole, flow, i))],
+      [gap.id, [taskAt(gap, flow, 0), null, taskAt(gap, flow, 2)]],
+    ]);
   });
 
   test('a pipeline without stages lists its units with no cells', async () => {
