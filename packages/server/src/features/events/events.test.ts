@@ -180,7 +180,12 @@ describe('GET events/', () => {
       .set({ createdAt: new Date(Date.now() - 2 * 24 * 3600 * 1000) })
       .where(lte(schema.events.id, row!.id));
     expect(await pruneEvents(t.database.db, new Date(Date.now() - 24 * 3600 * 1000))).toBeGreaterThan(0);
+    // The hub learns of an event through NOTIFY, a moment after its commit: a stream opened before
+    // that would (rightly) deliver it after the reset. Wait until a live stream has it.
+    const watcher = await open(base, team.member);
     const fresh = await buildComment(t, team.owner, { task }, 'Fresh');
+    await watcher.next(commentEvent(fresh.id));
+    watcher.close();
 
     const stream = await open(base, team.member, { lastEventId: 1 });
     const reset = await stream.next((m) => m.event === 'reset');
