@@ -1,4 +1,10 @@
 /** What other features use of live events: publishing in a transaction, pruning, the stream's routes. */
-export { EventRetentionMs, publish, pruneEvents, type Audience, type TStoredEvent } from './publish';
+export { EventRetentionMs, EventsChannel, publish, pruneEvents, type Audience, type PublishedEvent, type TStoredEvent } from './publish';
 export { eventsRoutes } from './routes';
-export { emitTasksCreated, emitWebhookEvents, WebhooksChannel, type WebhookEventInput } from './webhook-outbox';
+export {
+  emitTasksCreated,
+  emitWebhookEvents,
+  publishWithWebhooks,
+  WebhooksChannel,
+  type WebhookEventInput,
+} from './webhook-outbox';

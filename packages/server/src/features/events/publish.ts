@@ -14,6 +14,9 @@ export type TStoredEvent = Exclude<TLiveEvent, { type: 'reset' }>;
 /** Who receives an event: one user, or every member of one workspace at the moment it is sent. */
 export type Audience = { user: number } | { workspace: number };
 
+/** An event with its audience. */
+export type PublishedEvent = { audience: Audience; event: TStoredEvent };
+
 /**
  * Writes a live event in the caller's transaction and NOTIFYs every server process; PostgreSQL
  * delivers the NOTIFY only if the transaction commits, so a rolled-back change is never streamed.

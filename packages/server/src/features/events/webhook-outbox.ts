@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { TWebhookEvent } from '@stageline/shared';
 import type { Db } from '../../db';
+import { EventsChannel, type PublishedEvent } from './publish';
 
 /**
  * The webhook outbox (docs/integrations.md): deliveries are written beside the live events, in the
@@ -11,6 +12,18 @@ export const WebhooksChannel = 'stageline_webhooks';
 
 export type WebhookEventInput = { event: TWebhookEvent; data: Record<string, unknown> };
 
+/** Queues webhook deliveries (the CTE `queued`) and names the NOTIFY of the outbox. */
+const queuedDeliveries = (workspaceId: number, events: WebhookEventInput[]) => sql`
+    queued as (
+      insert into webhook_deliveries (webhook_id, event, data)
+      select w.id, e.value->>'event', e.value->'data'
+      from jsonb_array_elements(${JSON.stringify(events)}::jsonb) with ordinality as e(value, ord)
+      join webhooks w
+        on w.workspace_id = ${workspaceId} and w.active and (e.value->>'event') = any(w.events)
+      order by e.ord, w.id
+      returning 1
+    )`;
+
 /**
  * Queues `events` of a workspace for its active webhooks that subscribe to them, in the caller's
  * transaction (the outbox: rolled back with the change, sent only once it commits), in ONE
@@ -20,16 +33,35 @@ export type WebhookEventInput = { event: TWebhookEvent; data: Record<string, unk
 export async function emitWebhookEvents(tx: Db, workspaceId: number, events: WebhookEventInput[]): Promise<void> {
   if (events.length === 0) return;
   await tx.execute(sql`
-    with queued as (
-      insert into webhook_deliveries (webhook_id, event, data)
-      select w.id, e.value->>'event', e.value->'data'
-      from jsonb_array_elements(${JSON.stringify(events)}::jsonb) with ordinality as e(value, ord)
-      join webhooks w
-        on w.workspace_id = ${workspaceId} and w.active and (e.value->>'event') = any(w.events)
-      order by e.ord, w.id
-      returning 1
-    )
+    with ${queuedDeliveries(workspaceId, events)}
     select pg_notify(${WebhooksChannel}, '') from (select 1 from queued limit 1) as any_queued`);
+}
+
+/**
+ * A change's live events (`publish`) and its webhook deliveries (`emitWebhookEvents`) in ONE
+ * statement (docs/architecture.md, "Statements"), each NOTIFYing its channel.
+ */
+export async function publishWithWebhooks(
+  tx: Db,
+  { workspaceId, live, webhooks }: { workspaceId: number; live: PublishedEvent[]; webhooks: WebhookEventInput[] },
+): Promise<void> {
+  if (live.length === 0 && webhooks.length === 0) return;
+  const rows = live.map(({ audience, event }) => ({
+    user: 'user' in audience ? audience.user : null,
+    workspace: 'workspace' in audience ? audience.workspace : null,
+    type: event.type,
+    data: event.data,
+  }));
+  await tx.execute(sql`
+    with ${queuedDeliveries(workspaceId, webhooks)},
+    inserted as (
+      insert into events (user_id, workspace_id, type, payload)
+      select (e.value->>'user')::integer, (e.value->>'workspace')::integer, e.value->>'type', e.value->'data'
+      from jsonb_array_elements(${JSON.stringify(rows)}::jsonb) with ordinality as e(value, ord)
+      order by e.ord
+      returning id)
+    select pg_notify(${EventsChannel}, id::text) from inserted
+    union all select pg_notify(${WebhooksChannel}, '') from (select 1 from queued limit 1) as any_queued`);
 }
 
 /**

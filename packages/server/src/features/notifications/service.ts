@@ -1,12 +1,12 @@
-import { and, eq, inArray, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, eq, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
 import type { TNotificationKind, TNotificationList, ZNotificationListQuery } from '@stageline/shared';
 import type { z } from 'zod';
-import { schema, type Db } from '../../db';
+import { rowsOf, schema, type Db } from '../../db';
 import { AppError } from '../../http/errors';
-import { publish } from '../events';
-import { loadNotifications } from './presenter';
+import { EventsChannel } from '../events';
+import { loadNotifications, notificationJoins, notificationJson } from './presenter';
 
-const { notifications, memberships } = schema;
+const { notifications } = schema;
 
 export type NotifyOptions = {
   kind: TNotificationKind;
@@ -21,49 +21,60 @@ export type NotifyOptions = {
 };
 
 /**
- * Notifies people of a change, in the transaction of the change (docs/rules.md §Notifications): one row per
- * recipient (the actor excluded, each person once, only current members of the workspace except for
- * `invited`) and a `notification` live event to each. Returns who was notified.
+ * Notifies people of changes, in the transaction of the change (docs/rules.md §Notifications): one
+ * row per recipient (the actor excluded, each person once per notification, only current members of
+ * the workspace except for `invited`) and a `notification` live event to each, all in ONE statement
+ * however many notifications (docs/architecture.md, "Statements"). Returns who was notified, per
+ * notification.
  */
-export async function notify(tx: Db, options: NotifyOptions): Promise<number[]> {
-  let recipients = [...new Set(options.recipients)].filter((id) => id !== options.actorId);
-  if (recipients.length > 0 && options.kind !== 'invited') {
-    const rows = await tx
-      .select({ userId: memberships.userId })
-      .from(memberships)
-      .where(and(eq(memberships.workspaceId, options.workspaceId), inArray(memberships.userId, recipients)));
-    const members = new Set(rows.map((r) => r.userId));
-    recipients = recipients.filter((id) => members.has(id));
-  }
-  if (recipients.length === 0) return [];
-  const inserted = await tx
-    .insert(notifications)
-    .values(
-      recipients.map((userId) => ({
-        userId,
+export async function notifyAll(tx: Db, list: readonly NotifyOptions[]): Promise<number[][]> {
+  const rows = list.flatMap((options, index) =>
+    [...new Set(options.recipients)]
+      .filter((id) => id !== options.actorId)
+      .map((user) => ({
+        index,
+        user,
         kind: options.kind,
-        actorId: options.actorId,
-        workspaceId: options.workspaceId,
-        taskId: options.taskId ?? null,
-        unitId: options.unitId ?? null,
-        commentId: options.commentId ?? null,
+        actor: options.actorId,
+        workspace: options.workspaceId,
+        task: options.taskId ?? null,
+        unit: options.unitId ?? null,
+        comment: options.commentId ?? null,
         text: options.text ?? '',
       })),
-    )
-    .returning({ id: notifications.id, userId: notifications.userId });
-  const { results } = await loadNotifications(
-    tx,
-    inArray(
-      notifications.id,
-      inserted.map((r) => r.id),
-    ),
   );
-  const byId = new Map(results.map((n) => [n.id, n]));
-  for (const row of inserted) {
-    const data = byId.get(row.id);
-    if (data) await publish(tx, { user: row.userId }, { type: 'notification', data });
-  }
-  return recipients;
+  const notified = list.map((): number[] => []);
+  if (rows.length === 0) return notified;
+  const inserted = await rowsOf<{ index: number | null; user_id: number | null }>(
+    tx,
+    sql`with wanted as (
+        select w.ord, (w.value->>'index')::int as index, (w.value->>'user')::int as user_id, w.value->>'kind' as kind,
+          (w.value->>'actor')::int as actor_id, (w.value->>'workspace')::int as workspace_id,
+          (w.value->>'task')::int as task_id, (w.value->>'unit')::int as unit_id,
+          (w.value->>'comment')::int as comment_id, w.value->>'text' as text
+        from jsonb_array_elements(${JSON.stringify(rows)}::jsonb) with ordinality as w(value, ord)
+        where w.value->>'kind' = 'invited' or exists (select 1 from memberships m
+          where m.workspace_id = (w.value->>'workspace')::int and m.user_id = (w.value->>'user')::int)),
+      noted as (
+        insert into notifications (user_id, kind, actor_id, workspace_id, task_id, unit_id, comment_id, text)
+        select user_id, kind, actor_id, workspace_id, task_id, unit_id, comment_id, text from wanted order by ord
+        returning *),
+      published as (
+        insert into events (user_id, workspace_id, type, payload)
+        select noted.user_id, null, 'notification', ${notificationJson('noted')}
+        from noted ${notificationJoins('noted')} order by noted.id
+        returning id)
+      select w.index, w.user_id, null::text as sent from wanted w
+      union all select null, null, pg_notify(${EventsChannel}, id::text)::text from published`,
+  );
+  for (const row of inserted) if (row.index !== null && row.user_id !== null) notified[row.index]!.push(row.user_id);
+  return notified;
+}
+
+/** `notifyAll` for one notification. */
+export async function notify(tx: Db, options: NotifyOptions): Promise<number[]> {
+  const [notified] = await notifyAll(tx, [options]);
+  return notified!;
 }
 
 /** GET notifications/: the caller's, newest first, with their unread total. */

@@ -1,9 +1,8 @@
-import { and, asc, eq, isNotNull } from 'drizzle-orm';
 import type { TIteration, TTaskStatus } from '@stageline/shared';
-import { schema, type Db } from '../../db';
-import { emitWebhookEvents, publish, type WebhookEventInput } from '../events';
+import type { Db } from '../../db';
+import { publishWithWebhooks, type PublishedEvent, type WebhookEventInput } from '../events';
 import { excerpt } from './presenter';
-import { notify } from './service';
+import { notifyAll, type NotifyOptions } from './service';
 
 /** A task's state as notifications compare it before and after a change. */
 export type TaskSnapshot = {
@@ -13,6 +12,8 @@ export type TaskSnapshot = {
   iteration: TIteration | null;
   /** Teams and review rules: reviewers who review only through teams, with those teams' names. */
   reviewerTeams?: ReadonlyMap<number, string>;
+  /** The comments given with the latest round's reactions, in order (`[verdict, comment]`). */
+  roundComments?: readonly (readonly [string, string])[];
 };
 
 export type TaskChange = {
@@ -27,25 +28,13 @@ export type TaskChange = {
 
 const added = (before: readonly number[], after: readonly number[]) => after.filter((id) => !before.includes(id));
 
-/** The comments given with the reactions of one round, in order (the `text` of accepted / rejected). */
-async function reactionComments(tx: Db, taskId: number, iteration: number, verdict: 'accept' | 'reject') {
-  const rows = await tx
-    .select({ comment: schema.taskHistory.comment })
-    .from(schema.taskHistory)
-    .where(
-      and(
-        eq(schema.taskHistory.taskId, taskId),
-        eq(schema.taskHistory.iteration, iteration),
-        eq(schema.taskHistory.action, verdict),
-        isNotNull(schema.taskHistory.comment),
-      ),
-    )
-    .orderBy(asc(schema.taskHistory.id));
-  return rows
-    .map((r) => r.comment?.trim() ?? '')
+/** The comments given with `verdict` in a round, in order (the `text` of accepted / rejected). */
+const verdictComments = (comments: readonly (readonly [string, string])[], verdict: 'accept' | 'reject') =>
+  comments
+    .filter(([given]) => given === verdict)
+    .map(([, comment]) => comment.trim())
     .filter(Boolean)
     .join('\n\n');
-}
 
 const newIn = (before: readonly number[] | undefined, after: readonly number[]) =>
   after.filter((id) => !(before ?? []).includes(id));
@@ -90,18 +79,27 @@ function taskWebhookEvents(actorId: number, { task, before, after, edited }: Tas
  * `review_requested` to reviewers; one who reviews through teams gets the teams' names as the
  * notification's text, so that it reads "review requested from Lighting leads" (docs/review-rules.md).
  */
+function reviewRequested(
+  base: { actorId: number; workspaceId: number; taskId: number; unitId: number },
+  recipients: readonly number[],
+  reviewerTeams: ReadonlyMap<number, string> = new Map(),
+): NotifyOptions[] {
+  const byText = new Map<string, number[]>();
+  for (const id of recipients) {
+    const text = reviewerTeams.get(id) ?? '';
+    byText.set(text, [...(byText.get(text) ?? []), id]);
+  }
+  return [...byText].map(([text, ids]) => ({ ...base, kind: 'review_requested', recipients: ids, text }));
+}
+
+/** Sends `reviewRequested` (a reminder, docs/review-rules.md). */
 export async function notifyReviewRequested(
   tx: Db,
   base: { actorId: number; workspaceId: number; taskId: number; unitId: number },
   recipients: readonly number[],
   reviewerTeams: ReadonlyMap<number, string> = new Map(),
 ): Promise<void> {
-  const byText = new Map<string, number[]>();
-  for (const id of recipients) {
-    const text = reviewerTeams.get(id) ?? '';
-    byText.set(text, [...(byText.get(text) ?? []), id]);
-  }
-  for (const [text, ids] of byText) await notify(tx, { ...base, kind: 'review_requested', recipients: ids, text });
+  await notifyAll(tx, reviewRequested(base, recipients, reviewerTeams));
 }
 
 /**
@@ -116,26 +114,22 @@ export async function reportTaskChanges(
   tx: Db,
   { actorId, workspaceId, changes }: { actorId: number; workspaceId: number; changes: TaskChange[] },
 ): Promise<void> {
-  await emitWebhookEvents(
-    tx,
-    workspaceId,
-    changes.flatMap((change) => taskWebhookEvents(actorId, change)),
-  );
+  const live: PublishedEvent[] = [];
+  const notes: NotifyOptions[] = [];
   for (const { task, before, after, edited, sentBack } of changes) {
     if (before.status === after.status && !edited) continue;
-    await publish(
-      tx,
-      { workspace: workspaceId },
-      {
+    live.push({
+      audience: { workspace: workspaceId },
+      event: {
         type: 'task',
         data: { id: task.id, unit: task.unitId, stage: task.stageId, pipeline: task.pipelineId, status: after.status },
       },
-    );
+    });
     const base = { actorId, workspaceId, taskId: task.id, unitId: task.unitId };
-    await notify(tx, { ...base, kind: 'assigned', recipients: added(before.assignees, after.assignees) });
-    await notify(tx, { ...base, kind: 'reviewer_added', recipients: added(before.reviewers, after.reviewers) });
+    notes.push({ ...base, kind: 'assigned', recipients: added(before.assignees, after.assignees) });
+    notes.push({ ...base, kind: 'reviewer_added', recipients: added(before.reviewers, after.reviewers) });
     if (before.status !== 'review' && after.status === 'review') {
-      await notifyReviewRequested(tx, base, after.reviewers, after.reviewerTeams);
+      notes.push(...reviewRequested(base, after.reviewers, after.reviewerTeams));
     }
     const round = after.iteration;
     const closedNow =
@@ -146,15 +140,18 @@ export async function reportTaskChanges(
       round.outcome !== 'overridden';
     if (closedNow) {
       const verdict = round.outcome === 'done' ? 'accept' : 'reject';
-      await notify(tx, {
+      notes.push({
         ...base,
         kind: verdict === 'accept' ? 'accepted' : 'rejected',
         recipients: after.assignees,
-        text: excerpt(await reactionComments(tx, task.id, round.number, verdict)),
+        text: excerpt(verdictComments(after.roundComments ?? [], verdict)),
       });
     }
     if (sentBack && before.status !== after.status) {
-      await notify(tx, { ...base, kind: 'rejected', recipients: after.assignees, text: excerpt(sentBack.comment) });
+      notes.push({ ...base, kind: 'rejected', recipients: after.assignees, text: excerpt(sentBack.comment) });
     }
   }
+  const webhooks = changes.flatMap((change) => taskWebhookEvents(actorId, change));
+  await publishWithWebhooks(tx, { workspaceId, live, webhooks });
+  await notifyAll(tx, notes);
 }

@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import {
   canRemind,
   RemindIntervalMs,
@@ -13,11 +13,11 @@ import { AppError, FieldError } from '../../http/errors';
 import { notifyReviewRequested, reportTaskChanges, type TaskChange, type TaskSnapshot } from '../notifications';
 import { assertTeams } from '../teams';
 import type { Actor } from '../workspaces';
-import { authorizeTask, authorizeTaskAction, type TaskScope } from './policy';
+import { authorizeTaskAction, lockTaskUnit, type TaskScope } from './policy';
 import { loadTask } from './read';
-import { idList, refreshReadiness } from './sql';
-import { effectivePeople, engineTask, lockTasks, membersAmong, persist, runEngine, type EngineTask } from './state';
-import { membersOfTeams, reviewRulesOf } from './teams';
+import { refreshReadiness } from './sql';
+import { effectivePeople, lockTasks, membersAmong, persist, runEngine, type EngineTask } from './state';
+import { reviewRulesOf } from './teams';
 
 const { tasks, stages, taskAssignees, taskReviewers, taskAssigneeTeams, taskReviewerTeams } = schema;
 
@@ -48,16 +48,6 @@ function engineAction(command: TaskCommand, actor: number): TTaskAction {
   }
 }
 
-/** Tasks of the same unit at the given stages (the targets of a `return_to`). */
-async function tasksAtStages(db: Db, unitId: number, stageIds: number[]): Promise<number[]> {
-  if (stageIds.length === 0) return [];
-  const rows = await db
-    .select({ id: tasks.id })
-    .from(tasks)
-    .where(and(eq(tasks.unitId, unitId), sql`${tasks.stageId} in (${idList(stageIds)})`));
-  return rows.map((r) => r.id);
-}
-
 /** Reviewers who review only through teams, with the teams' names ("Lighting leads, Grading"). */
 function reviewerTeamNames(task: EngineTask): Map<number, string> {
   return new Map(
@@ -78,35 +68,48 @@ const snapshot = (task: EngineTask): TaskSnapshot => ({
   reviewers: [...task.state.reviewers],
   iteration: task.state.iteration,
   reviewerTeams: reviewerTeamNames(task),
+  roundComments: [...task.roundComments],
 });
 
 /** What `work` reports beyond the task itself: an edit of people or due date, other tasks it changed. */
 type WorkResult = { edited?: boolean; others?: TaskChange[] } | void;
 
+/** What the work inside `inTaskTransaction` is given besides the transaction. */
+type TaskWork = {
+  task: EngineTask;
+  /** Every task locked, by id: the task and, for a reject's `return_to`, the named stages' tasks. */
+  locked: Map<number, EngineTask>;
+  actor: Actor;
+  scope: TaskScope;
+  now: Date;
+};
+
 /**
- * One transaction around a task: the unit and the task (and, for a reject with `return_to`, the
- * named predecessors' tasks) row-locked, then `work` on the locked state, then readiness of the
- * unit's tasks refreshed when a status changed, and the changes reported (live events and
- * notifications, in the same transaction). The answer is read after commit.
+ * One transaction around a task: the caller authorized and the unit locked in one statement, then
+ * the task (and, for a reject with `return_to`, the named predecessors' tasks) row-locked and read
+ * with its context in another, then `work` on the locked state, then readiness of the unit's tasks
+ * refreshed when a status changed, and the changes reported (live events, webhooks and
+ * notifications, in the same transaction). The answer is read after commit, in one statement
+ * (docs/architecture.md, "Statements").
  */
 async function inTaskTransaction(
   db: Db,
-  { actor, scope, extraStages = [] }: { actor: Actor; scope: TaskScope; extraStages?: number[] },
-  work: (tx: Db, task: EngineTask, locked: Map<number, typeof tasks.$inferSelect>, now: Date) => Promise<WorkResult>,
+  { userId, taskId, returnTo = [] }: { userId: number; taskId: number; returnTo?: readonly number[] },
+  work: (tx: Db, on: TaskWork) => Promise<WorkResult>,
 ): Promise<TTask> {
   await db.transaction(async (tx) => {
     const now = new Date();
-    const extra = await tasksAtStages(tx, scope.unitId, extraStages);
-    const locked = await lockTasks(tx, scope.unitId, [scope.taskId, ...extra]);
-    const row = locked.get(scope.taskId);
-    if (!row) throw new AppError('not_found');
-    const task = await engineTask(tx, row, scope.workspaceId);
+    const { actor, scope } = await lockTaskUnit(tx, { userId, taskId });
+    const locked = await lockTasks(tx, scope, returnTo);
+    const task = locked.get(taskId);
+    if (!task) throw new AppError('not_found');
+    const status = task.row.status;
     const before = snapshot(task);
-    const result = await work(tx, task, locked, now);
+    const result = await work(tx, { task, locked, actor, scope, now });
     // Readiness of the unit's tasks can only change when a status did (sent-back tasks move with this one).
-    if (task.state.status !== row.status) await refreshReadiness(tx, sql`t.unit_id = ${scope.unitId}`, now);
+    if (task.state.status !== status) await refreshReadiness(tx, sql`t.unit_id = ${scope.unitId}`, now);
     const self: TaskChange = {
-      task: { id: row.id, unitId: scope.unitId, stageId: row.stageId, pipelineId: scope.pipelineId },
+      task: { id: taskId, unitId: scope.unitId, stageId: task.row.stageId, pipelineId: scope.pipelineId },
       before,
       after: snapshot(task),
       edited: result?.edited ?? false,
@@ -117,7 +120,7 @@ async function inTaskTransaction(
       changes: [self, ...(result?.others ?? [])],
     });
   });
-  return loadTask(db, { actor, scope });
+  return loadTask(db, { userId, taskId });
 }
 
 /**
@@ -129,9 +132,8 @@ export async function actOnTask(
   db: Db,
   { userId, taskId, command }: { userId: number; taskId: number; command: TaskCommand },
 ): Promise<TTask> {
-  const { actor, scope } = await authorizeTask(db, { userId, taskId });
   const returnTo = command.type === 'reject' ? (command.returnTo ?? []) : [];
-  return inTaskTransaction(db, { actor, scope, extraStages: returnTo }, async (tx, task, locked, now) => {
+  return inTaskTransaction(db, { userId, taskId, returnTo }, async (tx, { task, locked, actor, scope, now }) => {
     authorizeTaskAction(actor, command.type, {
       assignees: task.assignees,
       reviewers: task.state.reviewers,
@@ -143,9 +145,9 @@ export async function actOnTask(
     if (result.effects.returnTo.length === 0) return;
     const comment = command.type === 'reject' ? command.comment : undefined;
     const others: TaskChange[] = [];
-    for (const row of locked.values()) {
+    for (const predecessor of locked.values()) {
+      const { row } = predecessor;
       if (row.id === task.row.id || !result.effects.returnTo.includes(row.stageId)) continue;
-      const predecessor = await engineTask(tx, row, scope.workspaceId);
       const before = snapshot(predecessor);
       const sendBack: TTaskAction = { type: 'send_back', actor: userId, ...(comment !== undefined ? { comment } : {}) };
       await persist(tx, predecessor, sendBack, runEngine(predecessor, sendBack), { actorId: userId, now });
@@ -267,20 +269,18 @@ export async function patchTask(
   db: Db,
   { userId, taskId, patch }: { userId: number; taskId: number; patch: TaskPatch },
 ): Promise<TTask> {
-  const { actor, scope } = await authorizeTask(db, { userId, taskId });
-  const people = [...(patch.assignees ?? []), ...(patch.reviewers ?? [])];
-  const members = await membersAmong(db, scope.workspaceId, people);
-  const errors: Record<string, string[]> = {};
-  for (const field of ['assignees', 'reviewers'] as const) {
-    if (patch[field]?.some((id) => !members.has(id))) errors[field] = [notAMember];
-  }
-  if (Object.keys(errors).length > 0) throw new FieldError(errors);
-  await assertTeams(db, scope.workspaceId, [
-    { field: 'assignee_teams', ids: patch.assignee_teams },
-    { field: 'reviewer_teams', ids: patch.reviewer_teams },
-  ]);
-
-  return inTaskTransaction(db, { actor, scope }, async (tx, task, _locked, now) => {
+  return inTaskTransaction(db, { userId, taskId }, async (tx, { task, actor, scope, now }) => {
+    const people = [...(patch.assignees ?? []), ...(patch.reviewers ?? [])];
+    const members = await membersAmong(tx, scope.workspaceId, people);
+    const errors: Record<string, string[]> = {};
+    for (const field of ['assignees', 'reviewers'] as const) {
+      if (patch[field]?.some((id) => !members.has(id))) errors[field] = [notAMember];
+    }
+    if (Object.keys(errors).length > 0) throw new FieldError(errors);
+    await assertTeams(tx, scope.workspaceId, [
+      { field: 'assignee_teams', ids: patch.assignee_teams },
+      { field: 'reviewer_teams', ids: patch.reviewer_teams },
+    ]);
     const { status, ...change } = patch;
     if (Object.values(change).some((v) => v !== undefined)) authorizeTaskAction(actor, 'update', current(task));
     if (status !== undefined) authorizeTaskAction(actor, 'set_status', current(task));
@@ -304,10 +304,8 @@ export const TakeMessages = {
  * assignee teams are emptied), for every member at once (a live event).
  */
 export async function takeTask(db: Db, { userId, taskId }: { userId: number; taskId: number }): Promise<TTask> {
-  const { actor, scope } = await authorizeTask(db, { userId, taskId });
-  return inTaskTransaction(db, { actor, scope }, async (tx, task, _locked, now) => {
-    const teams = await membersOfTeams(tx, scope.workspaceId, task.people.assigneeTeams);
-    const inTeam = [...teams.values()].some((ids) => ids.includes(userId));
+  return inTaskTransaction(db, { userId, taskId }, async (tx, { task, scope, now }) => {
+    const inTeam = task.people.assigneeTeams.some((team) => task.members.get(team)?.includes(userId));
     if (!inTeam) throw new AppError('permission_denied', TakeMessages.notInTeam);
     if (task.state.status === 'done') throw new AppError('conflict', TakeMessages.done);
     const change: PeopleChange = { assignees: [...new Set([...task.assignees, userId])], assignee_teams: [] };
@@ -321,8 +319,7 @@ export async function takeTask(db: Db, { userId, taskId }: { userId: number; tas
  * team), at most once an hour per task (429 with `Retry-After`).
  */
 export async function remindReviewers(db: Db, { userId, taskId }: { userId: number; taskId: number }): Promise<TTask> {
-  const { actor, scope } = await authorizeTask(db, { userId, taskId });
-  return inTaskTransaction(db, { actor, scope }, async (tx, task, _locked, now) => {
+  return inTaskTransaction(db, { userId, taskId }, async (tx, { task, scope, now }) => {
     if (!task.assignees.includes(userId)) throw new AppError('permission_denied', ReviewRuleMessages.remindNotAssignee);
     const round = task.state.iteration;
     if (task.state.status !== 'review' || !round || round.closed)

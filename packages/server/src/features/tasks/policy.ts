@@ -1,47 +1,36 @@
-import { and, eq } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { canReview, canWork, isSelfReview, ReviewRuleMessages, type TTaskAction } from '@stageline/shared';
-import { schema, type Db } from '../../db';
+import type { Db } from '../../db';
 import { AppError } from '../../http/errors';
 import { authorize, type Actor } from '../workspaces';
+import type { TaskScope } from './context';
+import { rowsOf } from './sql';
 import { taskError } from './state';
 
-const { tasks, units, pipelines, projects, memberships } = schema;
 
-/** Where a task lives: its unit, stage, pipeline, project and workspace. */
-export type TaskScope = {
-  taskId: number;
-  unitId: number;
-  stageId: number;
-  pipelineId: number;
-  projectId: number;
-  workspaceId: number;
-};
+export type { TaskScope } from './context';
 
 /**
- * A task and the caller in its workspace: 404 when the task does not exist or the caller is not in
- * its workspace (ids do not leak). Reading needs no more (every role views tasks).
+ * Authorizes the caller on a task inside the transaction and locks its unit (every change to a
+ * unit's tasks takes this lock first, so actions on one unit serialize and never deadlock on each
+ * other's successor updates): 404 when the task does not exist or the caller is not in its
+ * workspace. One statement.
  */
-export async function authorizeTask(
-  db: Db,
+export async function lockTaskUnit(
+  tx: Db,
   { userId, taskId }: { userId: number; taskId: number },
 ): Promise<{ actor: Actor; scope: TaskScope }> {
-  // The task's place and the caller's role in its workspace, in one statement.
-  const [row] = await db
-    .select({
-      taskId: tasks.id,
-      unitId: tasks.unitId,
-      stageId: tasks.stageId,
-      pipelineId: units.pipelineId,
-      projectId: units.projectId,
-      workspaceId: projects.workspaceId,
-      role: memberships.role,
-    })
-    .from(tasks)
-    .innerJoin(units, eq(units.id, tasks.unitId))
-    .innerJoin(pipelines, eq(pipelines.id, units.pipelineId))
-    .innerJoin(projects, eq(projects.id, pipelines.projectId))
-    .innerJoin(memberships, and(eq(memberships.workspaceId, projects.workspaceId), eq(memberships.userId, userId)))
-    .where(eq(tasks.id, taskId));
+  const [row] = await rowsOf<TaskScope & { role: Actor['role'] }>(
+    tx,
+    sql`select tk.id as "taskId", tk.unit_id as "unitId", tk.stage_id as "stageId", unit_.pipeline_id as "pipelineId",
+        unit_.project_id as "projectId", project_.workspace_id as "workspaceId", caller_.role
+      from tasks tk join units unit_ on unit_.id = tk.unit_id
+      join pipelines pipeline_ on pipeline_.id = unit_.pipeline_id
+      join projects project_ on project_.id = pipeline_.project_id
+      join memberships caller_ on caller_.workspace_id = project_.workspace_id and caller_.user_id = ${userId}
+      where tk.id = ${taskId}
+      for no key update of unit_`,
+  );
   if (!row) throw new AppError('not_found');
   const { role, ...scope } = row;
   const actor: Actor = { userId, workspaceId: scope.workspaceId, role };

@@ -1,4 +1,4 @@
-import { asc, eq, inArray, sql } from 'drizzle-orm';
+import { asc, inArray, sql, type SQL } from 'drizzle-orm';
 import {
   effectiveAssignment,
   flowOrder,
@@ -17,15 +17,14 @@ import {
 } from '@stageline/shared';
 import { schema, type Db } from '../../db';
 import { AppError } from '../../http/errors';
-import type { Actor } from '../workspaces';
-import type { TaskScope } from './policy';
-import { rulesOf } from './create';
-import { effectivePeople, loadIteration } from './state';
+import { authorize, type Actor } from '../workspaces';
+import { effectivePeopleRows, taskContextColumns, taskContextOf, taskRowColumns, type TaskContextColumns } from './context';
 import { rowsOf } from './sql';
+import { taskRowOf, type TaskRow } from './state';
 import { presentTaskTeams } from './team-presenter';
-import type { StageReview } from './teams';
+import { effectiveTeamRows, type StageReview } from './teams';
 
-const { tasks, units, pipelines, projects, users, taskHistory, memberships } = schema;
+const { tasks, memberships } = schema;
 const { taskAssignees, attachments, comments } = schema;
 
 /** A pipeline's graph and each stage's defaults: what cells and details need to compute readiness and dues. */
@@ -60,13 +59,11 @@ type GraphRow = {
 };
 
 /**
- * Reads the graph of a pipeline in one statement whatever its size: the stages, the edges, the
- * default assignees who are still members, and the review rules, each as one JSON array.
+ * The graph of the pipeline `pipelineId` as four JSON columns (`GraphRow`), for one statement
+ * whatever its size: the stages, the edges, the default assignees who are still members, and the
+ * review rules. The expressions may name an outer query's columns.
  */
-export async function loadGraph(db: Db, pipelineId: number, workspaceId: number): Promise<PipelineGraph> {
-  const [row] = await rowsOf<GraphRow>(
-    db,
-    sql`select
+const graphColumns = (pipelineId: SQL, workspaceId: SQL) => sql`
       coalesce((select json_agg(json_build_object('id', s.id, 'kind', s.kind, 'name', s.name,
           'reviewMode', s.review_mode, 'todoEnabled', s.todo_enabled,
           'skipReviewIfNoReviewers', s.skip_review_if_no_reviewers, 'acceptEditAsDone', s.accept_edit_as_done,
@@ -81,9 +78,20 @@ export async function loadGraph(db: Db, pipelineId: number, workspaceId: number)
         where s.pipeline_id = ${pipelineId}), '[]') as people,
       coalesce((select json_agg(json_build_object('stageId', r.stage_id, 'team', r.team_id, 'required', r.required)
           order by r.team_id)
-        from stage_team_rules r join stages s on s.id = r.stage_id where s.pipeline_id = ${pipelineId}), '[]') as "teamRules"`,
+        from stage_team_rules r join stages s on s.id = r.stage_id where s.pipeline_id = ${pipelineId}), '[]') as "teamRules"`;
+
+/** Reads the graph of a pipeline in one statement whatever its size (`graphColumns`). */
+export async function loadGraph(db: Db, pipelineId: number, workspaceId: number): Promise<PipelineGraph> {
+  const [row] = await rowsOf<GraphRow>(
+    db,
+    sql`select ${graphColumns(sql`${pipelineId}::integer`, sql`${workspaceId}::integer`)}`,
   );
-  const { nodes, edges, people, teamRules } = row!;
+  return graphOf(row!);
+}
+
+/** `PipelineGraph` from the columns of `graphColumns`. */
+function graphOf(row: GraphRow): PipelineGraph {
+  const { nodes, edges, people, teamRules } = row;
   const graph = nodes as TGraphNode<number>[];
   const defaults = new Map<number, TStageDefaults>();
   const predecessors = new Map<number, number[]>();
@@ -161,45 +169,76 @@ export async function loadCells(
   return byUnit;
 }
 
-/** Users as the API names them, by id. */
-async function userRefs(db: Db, ids: number[]): Promise<Map<number, TUserRef>> {
-  if (ids.length === 0) return new Map();
-  const rows = await db
-    .select({ id: users.id, username: users.username, firstName: users.firstName, lastName: users.lastName })
-    .from(users)
-    .where(inArray(users.id, [...new Set(ids)]));
-  return new Map(rows.map((u) => [u.id, { id: u.id, name: personName(u), username: u.username }]));
-}
+/** What the one statement of `loadTask` answers. */
+type TaskDetailRow = TaskRow &
+  TaskContextColumns &
+  GraphRow & {
+    unitName: string;
+    pipelineId: number;
+    pipelineName: string;
+    projectId: number;
+    projectName: string;
+    workspaceId: number;
+    role: Actor['role'];
+    siblings: [number, number, TTaskStatus][];
+    history: {
+      id: number;
+      action: TTask['history'][number]['action'];
+      from: TTaskStatus | null;
+      to: TTaskStatus | null;
+      iteration: number | null;
+      actor: number | null;
+      comment: string | null;
+      created_at: string;
+    }[];
+    users: { id: number; username: string; firstName: string; lastName: string }[];
+  };
 
 /**
- * GET tasks/{id}/ (docs/rules.md §API): the task with everything its screen shows, computed at read time:
- * readiness from the predecessor tasks (`stagePredecessors` on the stored graph), overdue, the
- * effective people and due date (`effectiveAssignment`), the latest round, history oldest first.
+ * GET tasks/{id}/ (docs/rules.md §API): the task with everything its screen shows, in ONE statement
+ * that also answers whether the caller may see it (a member of its workspace; else 404, ids do not
+ * leak): the task's context (`taskContextColumns`), its pipeline's graph, its unit's other tasks,
+ * its history and the people it names. Computed from them: readiness from the predecessor tasks
+ * (`stagePredecessors` on the graph), overdue, the effective people and due date
+ * (`effectiveAssignment`), the teams and rules, and what the caller may do.
  */
-export async function loadTask(db: Db, { actor, scope }: { actor: Actor; scope: TaskScope }): Promise<TTask> {
+export async function loadTask(db: Db, { userId, taskId }: { userId: number; taskId: number }): Promise<TTask> {
   const now = new Date();
-  const [row] = await db
-    .select({
-      task: tasks,
-      unit: { id: units.id, name: units.name },
-      pipeline: { id: pipelines.id, name: pipelines.name },
-      project: { id: projects.id, name: projects.name, workspace: projects.workspaceId },
-      // The unit's other tasks (for the predecessors' statuses), in the same statement.
-      siblings: sql<{ id: number; stageId: number; status: TTaskStatus }[]>`(
-        select json_agg(json_build_object('id', s.id, 'stageId', s.stage_id, 'status', s.status))
-        from tasks s where s.unit_id = units.id)`,
-    })
-    .from(tasks)
-    .innerJoin(units, eq(units.id, tasks.unitId))
-    .innerJoin(pipelines, eq(pipelines.id, units.pipelineId))
-    .innerJoin(projects, eq(projects.id, pipelines.projectId))
-    .where(eq(tasks.id, scope.taskId));
+  const workspace = sql`project_.workspace_id`;
+  const [row] = await rowsOf<TaskDetailRow>(
+    db,
+    sql`select ${taskRowColumns}, unit_.name as "unitName", unit_.pipeline_id as "pipelineId",
+        pipeline_.name as "pipelineName", unit_.project_id as "projectId", project_.name as "projectName",
+        project_.workspace_id as "workspaceId", caller_.role,
+        ${taskContextColumns(workspace)},
+        ${graphColumns(sql`unit_.pipeline_id`, workspace)},
+        (select json_agg(json_build_array(sb.id, sb.stage_id, sb.status)) from tasks sb where sb.unit_id = tk.unit_id)
+          as "siblings",
+        (select coalesce(json_agg(json_build_object('id', h.id, 'action', h.action, 'from', h.from_status,
+            'to', h.to_status, 'iteration', h.iteration, 'actor', h.actor_id, 'comment', h.comment,
+            'created_at', h.created_at) order by h.created_at, h.id), '[]')
+          from task_history h where h.task_id = tk.id) as "history",
+        (select coalesce(json_agg(json_build_object('id', us.id, 'username', us.username,
+            'firstName', us.first_name, 'lastName', us.last_name)), '[]')
+          from users us where us.id in (
+            select h.actor_id from task_history h where h.task_id = tk.id
+            union select q.id from (${effectivePeopleRows(sql`tk.id`, workspace)}) q where q.which in ('a', 'r')
+            union select tm.user_id from team_members tm where tm.team_id in (
+              select q.team_id from (${effectiveTeamRows(sql`tk.id`)}) q where q.which = 'r'))) as "users"
+      from tasks tk join units unit_ on unit_.id = tk.unit_id
+      join pipelines pipeline_ on pipeline_.id = unit_.pipeline_id
+      join projects project_ on project_.id = pipeline_.project_id
+      join memberships caller_ on caller_.workspace_id = project_.workspace_id and caller_.user_id = ${userId}
+      where tk.id = ${taskId}`,
+  );
   if (!row) throw new AppError('not_found');
-  const { task, siblings } = row;
-  const graph = await loadGraph(db, scope.pipelineId, scope.workspaceId);
-  const stage = graph.nodes.find((n) => n.id === task.stageId);
-  if (!stage) throw new AppError('not_found');
-  const byStage = new Map(siblings.map((s) => [s.stageId, s]));
+  const actor: Actor = { userId, workspaceId: row.workspaceId, role: row.role };
+  authorize(actor, 'task', 'view');
+  const context = taskContextOf(row);
+  if (!context) throw new AppError('not_found');
+  const task = taskRowOf(row);
+  const graph = graphOf(row);
+  const byStage = new Map(row.siblings.map(([id, stageId, status]) => [stageId, { id, status }]));
   const names = new Map(graph.nodes.map((n) => [n.id, n.name]));
   const predecessors = (graph.predecessors.get(task.stageId) ?? []).flatMap((stageId) => {
     const sibling = byStage.get(stageId);
@@ -207,8 +246,7 @@ export async function loadTask(db: Db, { actor, scope }: { actor: Actor; scope: 
       ? [{ task: sibling.id, stage: stageId, stage_name: names.get(stageId) ?? '', status: sibling.status }]
       : [];
   });
-  const people = (await effectivePeople(db, scope.workspaceId, [task.id])).get(task.id)!;
-  const defaults = graph.defaults.get(task.stageId)!;
+  const { people, iteration, rules } = context;
   const { dueDate } = effectiveAssignment(
     {
       useStageDefaults: task.useStageDefaults,
@@ -217,37 +255,18 @@ export async function loadTask(db: Db, { actor, scope }: { actor: Actor; scope: 
       dueDate: task.dueDate,
       readyAt: task.readyAt,
     },
-    defaults,
+    graph.defaults.get(task.stageId)!,
   );
-  const iteration = await loadIteration(db, task.id, task.iterationNumber);
-  const teams = await presentTaskTeams(db, {
-    actor,
-    workspaceId: scope.workspaceId,
-    task,
-    mode: stage.reviewMode,
-    people,
-    iteration,
-    review: graph.reviews.get(task.stageId)!,
-  });
-  const history = await db
-    .select()
-    .from(taskHistory)
-    .where(eq(taskHistory.taskId, task.id))
-    .orderBy(asc(taskHistory.createdAt), asc(taskHistory.id));
-  const refs = await userRefs(db, [
-    ...people.assignees,
-    ...people.reviewers,
-    ...history.flatMap((h) => (h.actorId === null ? [] : [h.actorId])),
-  ]);
-  const ref = (id: number) => refs.get(id) ?? { id, name: '', username: '' };
+  const teams = presentTaskTeams({ actor, task, context });
+  const refs = new Map(row.users.map((u) => [u.id, { id: u.id, name: personName(u), username: u.username }]));
+  const ref = (id: number): TUserRef => refs.get(id) ?? { id, name: '', username: '' };
   const status = task.status;
-  const rules = rulesOf(stage);
   return {
     id: task.id,
-    unit: row.unit,
-    stage: { id: stage.id, name: stage.name, review_mode: rules.reviewMode },
-    pipeline: row.pipeline,
-    project: row.project,
+    unit: { id: task.unitId, name: row.unitName },
+    stage: { id: task.stageId, name: context.stageName, review_mode: rules.reviewMode },
+    pipeline: { id: row.pipelineId, name: row.pipelineName },
+    project: { id: row.projectId, name: row.projectName, workspace: row.workspaceId },
     status,
     ready: isReady(predecessors.map((p) => p.status)),
     overdue: isOverdue(dueDate, status, now),
@@ -264,15 +283,10 @@ export async function loadTask(db: Db, { actor, scope }: { actor: Actor; scope: 
       return_to: iteration.returnTo,
     },
     predecessors,
-    history: history.map((h) => ({
-      id: h.id,
-      action: h.action,
-      from: h.fromStatus === null ? null : h.fromStatus,
-      to: h.toStatus === null ? null : h.toStatus,
-      iteration: h.iteration,
-      actor: h.actorId === null ? null : ref(h.actorId),
-      comment: h.comment,
-      created_at: h.createdAt.toISOString(),
+    history: row.history.map((h) => ({
+      ...h,
+      actor: h.actor === null ? null : ref(h.actor),
+      created_at: new Date(h.created_at).toISOString(),
     })),
     role: actor.role,
     ...teams.dto,
@@ -282,7 +296,7 @@ export async function loadTask(db: Db, { actor, scope }: { actor: Actor; scope: 
       assignees: people.assignees,
       state: { status, reviewers: people.reviewers, iteration },
       rules,
-      reviewRules: teams.reviewRules,
+      reviewRules: context.reviewRules,
       allowSelfReview: teams.dto.allow_self_review,
       queueMember: teams.queueMember,
       remindedAt: task.remindedAt,

@@ -1,9 +1,8 @@
-import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
 import {
   applyTaskAction,
   TaskErrorMessages,
   TaskErrorStatus,
-  type TIteration,
   type TTaskAction,
   type TTaskContext,
   type TTaskErrorCode,
@@ -12,13 +11,27 @@ import {
 } from '@stageline/shared';
 import { schema, type Db } from '../../db';
 import { AppError } from '../../http/errors';
-import { rulesOf } from './create';
+import {
+  addPeopleRow,
+  addTeamReviewers,
+  effectivePeopleRows,
+  noPeople,
+  taskContextColumns,
+  taskContextOf,
+  taskRowColumns,
+  type EffectivePeople,
+  type TaskContext,
+  type TaskContextColumns,
+  type TaskScope,
+} from './context';
 import { at, idList, rowsOf } from './sql';
-import { effectiveTeamRows, membersOfTeams, reviewRulesOf, teamNames, type StageReview } from './teams';
+import { membersOfTeams, type StageReview } from './teams';
 
-const { tasks, stages, taskIterations, memberships } = schema;
+export type { EffectivePeople } from './context';
 
-export type TaskRow = typeof tasks.$inferSelect;
+const { memberships } = schema;
+
+export type TaskRow = typeof schema.tasks.$inferSelect;
 
 /** What the engine needs of one locked task, read from the database, plus who may work on it. */
 export type EngineTask = {
@@ -29,8 +42,12 @@ export type EngineTask = {
   /** Teams and review rules: the task's people with their teams, and the stage's rules. */
   people: EffectivePeople;
   review: StageReview;
+  /** Current workspace members of the task's teams and its stage's rule teams, by team. */
+  members: Map<number, number[]>;
   /** Names of the task's teams, by id (notifications name them). */
   teamNames: Map<number, string>;
+  /** The comments of the latest round's reactions, in order, kept up to date by `persist`. */
+  roundComments: [string, string][];
 };
 
 const httpCode = { 400: 'bad_request', 403: 'permission_denied', 409: 'conflict' } as const;
@@ -41,18 +58,6 @@ export function taskError(code: TTaskErrorCode): AppError {
 }
 
 /**
- * A task's effective people. Teams and review rules: its effective teams, and `throughTeams`, the
- * reviewers who are reviewers only through a reviewer team, with those teams' ids.
- */
-export type EffectivePeople = {
-  assignees: number[];
-  reviewers: number[];
-  assigneeTeams: number[];
-  reviewerTeams: number[];
-  throughTeams: Map<number, number[]>;
-};
-
-/**
  * The effective assignees and reviewers of tasks (stage defaults while `use_stage_defaults`, else
  * their own), keeping only current members of the workspace, by task id.
  */
@@ -61,154 +66,72 @@ export async function effectivePeople(
   workspaceId: number,
   taskIds: number[],
 ): Promise<Map<number, EffectivePeople>> {
-  const result = new Map<number, EffectivePeople>(
-    taskIds.map((id) => [
-      id,
-      { assignees: [], reviewers: [], assigneeTeams: [], reviewerTeams: [], throughTeams: new Map() },
-    ]),
-  );
+  const result = new Map<number, EffectivePeople>(taskIds.map((id) => [id, noPeople()]));
   if (taskIds.length === 0) return result;
-  const ids = idList(taskIds);
-  // People ('a', 'r': current members only) and teams ('ta', 'tr') in one statement.
   const rows = await rowsOf<{ task_id: number; which: string; id: number }>(
     db,
-    sql`
-    select p.task_id, p.which, p.user_id as id from (
-      select t.id as task_id, 'a' as which, d.user_id from tasks t join stage_default_assignees d on d.stage_id = t.stage_id
-        where t.id in (${ids}) and t.use_stage_defaults
-      union all
-      select t.id, 'r', d.user_id from tasks t join stage_default_reviewers d on d.stage_id = t.stage_id
-        where t.id in (${ids}) and t.use_stage_defaults
-      union all
-      select t.id, 'a', o.user_id from tasks t join task_assignees o on o.task_id = t.id
-        where t.id in (${ids}) and not t.use_stage_defaults
-      union all
-      select t.id, 'r', o.user_id from tasks t join task_reviewers o on o.task_id = t.id
-        where t.id in (${ids}) and not t.use_stage_defaults
-    ) p join memberships m on m.user_id = p.user_id and m.workspace_id = ${workspaceId}
-    union all
-    select q.task_id, 't' || q.which, q.team_id from (${effectiveTeamRows(ids)}) q
-    order by 1, 3`,
+    sql`${effectivePeopleRows(idList(taskIds), sql`${workspaceId}`)} order by 1, 3`,
   );
-  const lists = { a: 'assignees', r: 'reviewers', ta: 'assigneeTeams', tr: 'reviewerTeams' } as const;
-  for (const row of rows) result.get(row.task_id)![lists[row.which as keyof typeof lists]].push(row.id);
-  await addTeamReviewers(db, workspaceId, result);
-  return result;
-}
-
-/**
- * Teams and review rules (docs/review-rules.md): the effective teams of each task, and the members
- * of its reviewer teams (but its assignees) added to its reviewers, remembering through which team.
- */
-async function addTeamReviewers(db: Db, workspaceId: number, people: Map<number, EffectivePeople>): Promise<void> {
+  for (const row of rows) addPeopleRow(result.get(row.task_id)!, row.which, row.id);
   const members = await membersOfTeams(
     db,
     workspaceId,
-    [...people.values()].flatMap((t) => t.reviewerTeams),
+    [...result.values()].flatMap((t) => t.reviewerTeams),
   );
-  for (const entry of people.values()) {
-    const { reviewerTeams } = entry;
-    const own = new Set(entry.reviewers);
-    for (const team of reviewerTeams) {
-      for (const userId of members.get(team) ?? []) {
-        if (entry.assignees.includes(userId) || own.has(userId)) continue;
-        entry.throughTeams.set(userId, [...(entry.throughTeams.get(userId) ?? []), team]);
-      }
-    }
-    entry.reviewers = [...own, ...entry.throughTeams.keys()].sort((a, b) => a - b);
-  }
+  for (const entry of result.values()) addTeamReviewers(entry, members);
+  return result;
 }
 
-/** The latest round of a task with its reactions in the order they came. */
-export async function loadIteration(db: Db, taskId: number, number: number): Promise<TIteration | null> {
-  if (number === 0) return null;
-  // The round and its reactions in one statement.
-  const [row] = await db
-    .select({
-      returnTo: taskIterations.returnTo,
-      closed: taskIterations.closed,
-      outcome: taskIterations.outcome,
-      reactions: sql<{ userId: number; verdict: string }[]>`coalesce((
-        select json_agg(json_build_object('userId', r.user_id, 'verdict', r.verdict) order by r.created_at, r.user_id)
-        from task_reactions r where r.task_id = task_iterations.task_id and r.iteration = task_iterations.number), '[]')`,
-    })
-    .from(taskIterations)
-    .where(and(eq(taskIterations.taskId, taskId), eq(taskIterations.number, number)));
-  if (!row) return null;
-  const { reactions } = row;
+/** The engine's view of a task from its row and context. */
+export function engineTask(row: TaskRow, context: TaskContext): EngineTask {
   return {
-    number,
-    acceptedBy: reactions.filter((r) => r.verdict === 'accept').map((r) => r.userId),
-    rejectedBy: reactions.filter((r) => r.verdict === 'reject').map((r) => r.userId),
-    returnTo: row.returnTo,
-    closed: row.closed,
-    outcome: row.outcome ?? null,
+    row,
+    state: { status: row.status, reviewers: context.people.reviewers, iteration: context.iteration },
+    ctx: { rules: context.rules, predecessors: context.predecessors, reviewRules: context.reviewRules },
+    assignees: context.people.assignees,
+    people: context.people,
+    review: context.review,
+    members: context.members,
+    teamNames: new Map([...context.teams.values()].map((t) => [t.id, t.name])),
+    roundComments: [...context.roundComments],
   };
 }
 
 /**
- * Locks the unit (every change to a unit's tasks takes this lock first, so actions on one unit
- * serialize and never deadlock on each other's successor updates), then the given tasks of it,
- * `SELECT … FOR UPDATE` in id order. Returns the locked rows by id.
+ * Locks the task and, for a reject's `return_to`, the unit's tasks at those stages (`SELECT … FOR
+ * UPDATE` in id order, after `lockTaskUnit`), each read with its context in the same statement.
+ * The context is read after the unit lock was taken, so it sees every earlier action on the unit.
  */
-export async function lockTasks(tx: Db, unitId: number, taskIds: number[]): Promise<Map<number, TaskRow>> {
-  await tx.select({ id: schema.units.id }).from(schema.units).where(eq(schema.units.id, unitId)).for('no key update');
-  if (taskIds.length === 0) return new Map();
-  const rows = await tx
-    .select()
-    .from(tasks)
-    .where(and(eq(tasks.unitId, unitId), sql`${tasks.id} in (${idList(taskIds)})`))
-    .orderBy(asc(tasks.id))
-    .for('update');
-  return new Map(rows.map((row) => [row.id, row]));
+export async function lockTasks(
+  tx: Db,
+  scope: TaskScope,
+  returnToStages: readonly number[],
+): Promise<Map<number, EngineTask>> {
+  const others = returnToStages.length > 0 ? sql` or tk.stage_id in (${idList(returnToStages)})` : sql``;
+  const rows = await rowsOf<TaskRow & TaskContextColumns>(
+    tx,
+    sql`select ${taskRowColumns}, ${taskContextColumns(sql`${scope.workspaceId}::integer`)}
+      from tasks tk where tk.unit_id = ${scope.unitId} and (tk.id = ${scope.taskId}${others})
+      order by tk.id for update of tk`,
+  );
+  const locked = new Map<number, EngineTask>();
+  for (const { stage, effective, members, teams, iteration, ...raw } of rows) {
+    const context = taskContextOf({ stage, effective, members, teams, iteration });
+    if (context) locked.set(raw.id, engineTask(taskRowOf(raw), context));
+  }
+  return locked;
 }
 
-/** Builds `TTaskState` and `TTaskContext` of a locked task from the database. */
-export async function engineTask(tx: Db, row: TaskRow, workspaceId: number): Promise<EngineTask> {
-  // The stage with its predecessor stages and its team rules, in one statement. Correlated subqueries
-  // name the outer table in the SQL text: Drizzle writes a one-table query's columns unqualified,
-  // which inside a subquery would mean the subquery's own columns.
-  const [found] = await tx
-    .select({
-      stage: stages,
-      predecessors: sql<number[]>`coalesce((
-        select json_agg(e.source_id order by e.source_id) from stage_edges e
-        join stages p on p.id = e.source_id and p.kind = 'stage' where e.target_id = stages.id), '[]')`,
-      teamRules: sql<StageReview['teamRules']>`coalesce((
-        select json_agg(json_build_object('team', r.team_id, 'required', r.required) order by r.team_id)
-        from stage_team_rules r where r.stage_id = stages.id), '[]')`,
-    })
-    .from(stages)
-    .where(eq(stages.id, row.stageId));
-  if (!found) throw new AppError('not_found');
-  const { stage, predecessors, teamRules } = found;
-  const people = (await effectivePeople(tx, workspaceId, [row.id])).get(row.id)!;
-  const review: StageReview = {
-    requiredApprovals: stage.requiredApprovals,
-    allowSelfReview: stage.allowSelfReview,
-    teamRules,
-  };
+/** A task row read by raw SQL (`taskRowColumns`): timestamps as dates whatever the driver gives. */
+export function taskRowOf(raw: TaskRow): TaskRow {
+  const date = (value: Date | string | null) => (value === null ? null : new Date(value));
   return {
-    row,
-    state: {
-      status: row.status,
-      reviewers: people.reviewers,
-      iteration: await loadIteration(tx, row.id, row.iterationNumber),
-    },
-    ctx: {
-      rules: rulesOf(stage),
-      predecessors,
-      reviewRules: await reviewRulesOf(tx, workspaceId, review, people.assignees),
-    },
-    assignees: people.assignees,
-    people,
-    review,
-    teamNames: new Map(
-      [...(await teamNames(tx, [...people.assigneeTeams, ...people.reviewerTeams])).values()].map((t) => [
-        t.id,
-        t.name,
-      ]),
-    ),
+    ...raw,
+    dueDate: date(raw.dueDate),
+    readyAt: date(raw.readyAt),
+    remindedAt: date(raw.remindedAt),
+    createdAt: new Date(raw.createdAt),
+    updatedAt: new Date(raw.updatedAt),
   };
 }
 
@@ -256,6 +179,10 @@ export async function persist(
     // The primary key (task, round, reviewer) refuses a second reaction even if a race got past the engine.
     writes.push(sql`insert into task_reactions (task_id, iteration, user_id, verdict, created_at)
       values (${taskId}, ${next.number}, ${action.actor}, ${action.type}, ${at(now)})`);
+  }
+  if (next?.number !== prev?.number) task.roundComments = [];
+  if ((action.type === 'accept' || action.type === 'reject') && action.comment) {
+    task.roundComments.push([action.type, action.comment]);
   }
   if (result.history.length > 0) {
     const rows = result.history.map(

@@ -1,15 +1,7 @@
-import {
-  hasReviewRules,
-  ruleProgress,
-  type TIteration,
-  type TReviewRules,
-  type TRuleMode,
-  type TTask,
-} from '@stageline/shared';
-import type { Db } from '../../db';
+import { hasReviewRules, ruleProgress, type TTask } from '@stageline/shared';
 import type { Actor } from '../workspaces';
-import type { EffectivePeople, TaskRow } from './state';
-import { membersOfTeams, reviewRulesOf, teamNames, type StageReview } from './teams';
+import type { TaskContext } from './context';
+import type { TaskRow } from './state';
 
 type TaskTeamsDto = Required<
   Pick<
@@ -20,42 +12,29 @@ type TaskTeamsDto = Required<
 
 /**
  * What GET tasks/{id}/ says of teams and review rules (docs/review-rules.md): the task's teams, each
- * rule's progress in the latest round, and what the caller may do — take it from a team queue,
- * remind its reviewers — for the task's abilities (`queueMember`).
+ * rule's progress in the latest round, and whether the caller may take it from a team queue (for the
+ * task's abilities, `queueMember`). Everything comes with the task's context.
  */
-export async function presentTaskTeams(
-  db: Db,
-  {
-    actor,
-    workspaceId,
-    task,
-    mode,
-    people,
-    iteration,
-    review,
-  }: {
-    actor: Actor;
-    workspaceId: number;
-    task: TaskRow;
-    mode: string;
-    people: EffectivePeople;
-    iteration: TIteration | null;
-    /** The stage's review rules as stored (from the pipeline's graph). */
-    review: StageReview;
-  },
-): Promise<{ dto: TaskTeamsDto; reviewRules: TReviewRules; queueMember: boolean }> {
-  const rules = await reviewRulesOf(db, workspaceId, review, people.assignees);
-  const names = await teamNames(db, [
-    ...people.assigneeTeams,
-    ...people.reviewerTeams,
-    ...rules.teamRules.map((r) => r.team),
-  ]);
-  const ref = (id: number) => names.get(id) ?? { id, name: '', color: '' };
-  const progress = hasReviewRules(rules)
-    ? ruleProgress(mode as TRuleMode, people.reviewers, iteration ?? { acceptedBy: [], rejectedBy: [] }, rules)
+export function presentTaskTeams({
+  actor,
+  task,
+  context,
+}: {
+  actor: Actor;
+  task: TaskRow;
+  context: TaskContext;
+}): { dto: TaskTeamsDto; queueMember: boolean } {
+  const { people, reviewRules, teams, iteration, review, rules } = context;
+  const ref = (id: number) => teams.get(id) ?? { id, name: '', color: '' };
+  const progress = hasReviewRules(reviewRules)
+    ? ruleProgress(
+        rules.reviewMode,
+        people.reviewers,
+        iteration ?? { acceptedBy: [], rejectedBy: [] },
+        reviewRules,
+      )
     : [];
-  const queueMembers = await membersOfTeams(db, workspaceId, people.assigneeTeams);
-  const queueMember = [...queueMembers.values()].some((ids) => ids.includes(actor.userId));
+  const queueMember = people.assigneeTeams.some((team) => context.members.get(team)?.includes(actor.userId));
   const dto: TaskTeamsDto = {
     assignee_teams: people.assigneeTeams.map(ref),
     reviewer_teams: people.reviewerTeams.map(ref),
@@ -69,5 +48,5 @@ export async function presentTaskTeams(
     allow_self_review: review.allowSelfReview,
     reminded_at: task.remindedAt?.toISOString() ?? null,
   };
-  return { dto, reviewRules: rules, queueMember };
+  return { dto, queueMember };
 }

@@ -81,9 +81,25 @@ export type StageReview = {
 };
 
 /**
- * The engine's rules of a task: each team rule counts the team's current members but the task's
- * assignees (a team reviewer rule does not count the assignee).
+ * The engine's rules of a task: each team rule counts the team's current members (`members`, by
+ * team) but the task's assignees (a team reviewer rule does not count the assignee).
  */
+export function reviewRulesFrom(
+  review: StageReview,
+  assignees: readonly number[],
+  members: ReadonlyMap<number, readonly number[]>,
+): TReviewRules {
+  return {
+    requiredApprovals: review.requiredApprovals,
+    teamRules: review.teamRules.map((rule) => ({
+      team: rule.team,
+      required: rule.required,
+      members: (members.get(rule.team) ?? []).filter((id) => !assignees.includes(id)),
+    })),
+  };
+}
+
+/** `reviewRulesFrom`, reading the rule teams' members. */
 export async function reviewRulesOf(
   db: Db,
   workspaceId: number,
@@ -95,14 +111,7 @@ export async function reviewRulesOf(
     workspaceId,
     review.teamRules.map((r) => r.team),
   );
-  return {
-    requiredApprovals: review.requiredApprovals,
-    teamRules: review.teamRules.map((rule) => ({
-      team: rule.team,
-      required: rule.required,
-      members: (members.get(rule.team) ?? []).filter((id) => !assignees.includes(id)),
-    })),
-  };
+  return reviewRulesFrom(review, assignees, members);
 }
 
 /**
