@@ -37,6 +37,11 @@ declare module 'fastify' {
     authenticateSession: (request: FastifyRequest) => Promise<void>;
     /** The caller of a request that may be signed in: `readCaller`. */
     readCaller: (request: FastifyRequest) => Promise<AuthUser | undefined>;
+    /**
+     * Whether a session is still live, through this instance's session cache (a revoke reaches it by
+     * NOTIFY; docs/security.md): what a long-lived response re-checks (the event stream's heartbeat).
+     */
+    isSessionLive: (ids: { userId: number; sessionId: number }) => Promise<boolean>;
   }
 }
 
@@ -121,6 +126,9 @@ export const authenticatePlugin = fp<{ db: Db; keys: TokenKeys; sessionCache: Se
     };
     app.decorateRequest('user', null);
     app.decorate('readCaller', (request: FastifyRequest) => readCaller(request, auth));
+    app.decorate('isSessionLive', (ids: { userId: number; sessionId: number }) =>
+      isSessionLiveCached({ sessionCache: auth.sessionCache, lookup: auth.sessionLookup }, ids),
+    );
     app.decorate('authenticate', async (request: FastifyRequest) => {
       const caller = await readCaller(request, auth);
       if (!caller) throw new AppError('not_authenticated');

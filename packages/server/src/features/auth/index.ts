@@ -5,7 +5,7 @@ export { consumeCode } from './codes';
 export { hashPassword } from './passwords';
 export { defaultAuthLimits, type AuthLimits } from './rate-limits';
 export { loadSigningSecret } from './secret';
-export { isSessionLive, issueSession, listSessions, revokeSession, revokeUserSessions } from './sessions';
+export { issueSession, listSessions, revokeSession, revokeUserSessions } from './sessions';
 export { SessionCache, type SessionCacheOptions } from './session-cache';
 export { createKeys, hashSecret, randomToken, type TokenKeys } from './tokens';
 export { signJwt, verifyJwt, type JwtPayload } from './jwt';

@@ -176,22 +176,6 @@ export async function isSessionLiveCached(
   return Boolean(row);
 }
 
-/** Whether an access token's session is still live (not revoked, not expired), asking the database. */
-export async function isSessionLive(db: Db, { userId, sessionId }: { userId: number; sessionId: number }) {
-  const [row] = await db
-    .select({ id: schema.sessions.id })
-    .from(schema.sessions)
-    .where(
-      and(
-        eq(schema.sessions.id, sessionId),
-        eq(schema.sessions.userId, userId),
-        isNull(schema.sessions.revokedAt),
-        gt(schema.sessions.expiresAt, new Date()),
-      ),
-    );
-  return Boolean(row);
-}
-
 /** The user's live sessions, most recently used first; `current` marks the caller's. */
 export async function listSessions(db: Db, { userId, currentSessionId }: { userId: number; currentSessionId: number }) {
   const rows = await db

@@ -304,10 +304,14 @@ describe('GET events/', () => {
     try {
       const { team, task } = await scene();
       const stream = await open(base, team.member);
-      await t.database.db
-        .update(schema.sessions)
-        .set({ revokedAt: new Date() })
-        .where(eq(schema.sessions.userId, team.member.id));
+      // Signed out the real way: the revoke's NOTIFY reaches the session cache the heartbeat reads.
+      const out = await t.app.inject({
+        method: 'POST',
+        url: '/api/users/logout/',
+        payload: { refresh: team.member.tokens.refresh },
+      });
+      expect(out.statusCode).toBe(204);
+      await vi.waitFor(async () => expect((await as(t, team.member)('GET', '/api/users/me/')).statusCode).toBe(401));
       vi.advanceTimersByTime(HeartbeatMs);
       await stream.ended;
       expect(stream.messages.filter((m) => m.event === 'comment')).toEqual([]);

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { zWholeNumber } from '@stageline/shared';
 import type { Database } from '../../db';
-import { callerOf, isSessionLive } from '../auth';
+import { callerOf } from '../auth';
 import { EventHub, type EventRow, type HubOptions } from './hub';
 import { replayFor } from './replay';
 
@@ -95,7 +95,7 @@ export const eventsRoutes: FastifyPluginAsyncZod<{ database: Database; hub?: Hub
       // A signed-out (revoked) session stops receiving by the next heartbeat.
       const heartbeat = setInterval(() => {
         write(': heartbeat\n\n');
-        isSessionLive(database.db, { userId, sessionId: caller.sessionId }).then(
+        app.isSessionLive({ userId, sessionId: caller.sessionId }).then(
           (live) => live || end(),
           () => undefined,
         );
