@@ -491,6 +491,11 @@ export const projects = pgTable(
     name: displayName('name').notNull(),
     description: text('description').notNull().default(''),
     ...reviewSettings,
+    /**
+     * How many units the project has, kept by statement-level triggers on `units` (migration 0013;
+     * docs/decisions.md, entry 104), so reading a project never counts its units.
+     */
+    unitsCount: integer('units_count').notNull().default(0),
     ...timestamps,
   },
   (t) => [

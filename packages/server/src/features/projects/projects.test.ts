@@ -158,3 +158,32 @@ describe('projects', () => {
     expect((await as(t, team.outsider)('GET', `/api/projects/${flow.project.id}/workload/`)).statusCode).toBe(404);
   });
 });
+
+test('units_count follows units made one by one and in a batch, deleted, and gone with their pipeline', async () => {
+  const team = await buildTeam(t);
+  const flow = await buildFlow(t, { workspace: team.workspace, stages: [{}] });
+  const other = await buildFlow(t, { workspace: team.workspace, stages: [{}] });
+  const member = as(t, team.member);
+  const count = async () => (await member('GET', `/api/projects/${flow.project.id}/`)).json<TProject>().units_count;
+  expect(await count()).toBe(0);
+  const batch = await member('POST', '/api/units/batch/', {
+    project: flow.project.id,
+    pipeline: flow.pipeline.id,
+    template: 'Shot {count}',
+    count: 25,
+    start: 1,
+    step: 1,
+  });
+  expect(batch.statusCode, batch.body.slice(0, 300)).toBe(201);
+  const one = await buildUnit(t, team.member, flow);
+  await buildUnit(t, team.member, other);
+  expect(await count()).toBe(26);
+  expect((await as(t, team.admin)('DELETE', `/api/units/${one.id}/`)).statusCode).toBe(204);
+  expect(await count()).toBe(25);
+  // Another project's units never count here, and the listing says the same as the record.
+  const listed = (await member('GET', `/api/projects/?workspace=${team.workspace.id}`)).json<TProject[]>();
+  expect(listed.find((p) => p.id === flow.project.id)?.units_count).toBe(25);
+  expect(listed.find((p) => p.id === other.project.id)?.units_count).toBe(1);
+  expect((await as(t, team.admin)('DELETE', `/api/pipelines/${flow.pipeline.id}/`)).statusCode).toBe(204);
+  expect(await count()).toBe(0);
+});

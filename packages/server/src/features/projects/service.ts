@@ -14,20 +14,19 @@ import { actorIn, authorizeIn, inWorkspacesOf } from '../workspaces';
 import { authorizeProject } from './policy';
 import { presentProject, productReviewDefaults, reviewColumns } from './presenter';
 
-const { projects, pipelines, units } = schema;
+const { projects, pipelines } = schema;
 
 async function selectProjects(db: Db, where: SQL | undefined): Promise<TProject[]> {
   const rows = await db
     .select({
       ...getTableColumns(projects),
       pipelinesCount: sql<number>`(select count(*)::int from ${pipelines} p where p.project_id = ${projects}.id)`,
-      unitsCount: sql<number>`(select count(*)::int from ${units} u where u.project_id = ${projects}.id)`,
     })
     .from(projects)
     .where(where)
     .orderBy(asc(sql`lower(${projects.name})`), asc(projects.id));
   return rows.map((row) =>
-    presentProject({ ...row, pipelinesCount: Number(row.pipelinesCount), unitsCount: Number(row.unitsCount) }),
+    presentProject({ ...row, pipelinesCount: Number(row.pipelinesCount) }),
   );
 }
 
