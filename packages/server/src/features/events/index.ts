@@ -1,5 +1,13 @@
 /** What other features use of live events: publishing in a transaction, pruning, the stream's routes. */
-export { EventRetentionMs, EventsChannel, publish, pruneEvents, type Audience, type PublishedEvent, type TStoredEvent } from './publish';
+export {
+  EventRetentionMs,
+  EventsChannel,
+  publish,
+  pruneEvents,
+  type Audience,
+  type PublishedEvent,
+  type TStoredEvent,
+} from './publish';
 export { eventsRoutes } from './routes';
 export {
   emitTasksCreated,

@@ -25,9 +25,7 @@ async function selectProjects(db: Db, where: SQL | undefined): Promise<TProject[
     .from(projects)
     .where(where)
     .orderBy(asc(sql`lower(${projects.name})`), asc(projects.id));
-  return rows.map((row) =>
-    presentProject({ ...row, pipelinesCount: Number(row.pipelinesCount) }),
-  );
+  return rows.map((row) => presentProject({ ...row, pipelinesCount: Number(row.pipelinesCount) }));
 }
 
 async function projectById(db: Db, projectId: number): Promise<TProject> {

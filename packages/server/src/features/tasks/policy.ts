@@ -7,7 +7,6 @@ import type { TaskScope } from './context';
 import { rowsOf } from './sql';
 import { taskError } from './state';
 
-
 export type { TaskScope } from './context';
 
 /**

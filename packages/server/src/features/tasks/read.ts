@@ -18,7 +18,13 @@ import {
 import { schema, type Db } from '../../db';
 import { AppError } from '../../http/errors';
 import { authorize, type Actor } from '../workspaces';
-import { effectivePeopleRows, taskContextColumns, taskContextOf, taskRowColumns, type TaskContextColumns } from './context';
+import {
+  effectivePeopleRows,
+  taskContextColumns,
+  taskContextOf,
+  taskRowColumns,
+  type TaskContextColumns,
+} from './context';
 import { rowsOf } from './sql';
 import { taskRowOf, type TaskRow } from './state';
 import { presentTaskTeams } from './team-presenter';

@@ -46,8 +46,7 @@ export const tasksRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
         response: { 200: ZTask },
       },
     },
-    async (request) =>
-      loadTask(db, { userId: callerOf(request).id, taskId: request.params.id }),
+    async (request) => loadTask(db, { userId: callerOf(request).id, taskId: request.params.id }),
   );
 
   app.patch(

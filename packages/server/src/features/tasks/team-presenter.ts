@@ -15,24 +15,14 @@ type TaskTeamsDto = Required<
  * rule's progress in the latest round, and whether the caller may take it from a team queue (for the
  * task's abilities, `queueMember`). Everything comes with the task's context.
  */
-export function presentTaskTeams({
-  actor,
-  task,
-  context,
-}: {
-  actor: Actor;
-  task: TaskRow;
-  context: TaskContext;
-}): { dto: TaskTeamsDto; queueMember: boolean } {
+export function presentTaskTeams({ actor, task, context }: { actor: Actor; task: TaskRow; context: TaskContext }): {
+  dto: TaskTeamsDto;
+  queueMember: boolean;
+} {
   const { people, reviewRules, teams, iteration, review, rules } = context;
   const ref = (id: number) => teams.get(id) ?? { id, name: '', color: '' };
   const progress = hasReviewRules(reviewRules)
-    ? ruleProgress(
-        rules.reviewMode,
-        people.reviewers,
-        iteration ?? { acceptedBy: [], rejectedBy: [] },
-        reviewRules,
-      )
+    ? ruleProgress(rules.reviewMode, people.reviewers, iteration ?? { acceptedBy: [], rejectedBy: [] }, reviewRules)
     : [];
   const queueMember = people.assigneeTeams.some((team) => context.members.get(team)?.includes(actor.userId));
   const dto: TaskTeamsDto = {

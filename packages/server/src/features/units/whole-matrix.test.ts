@@ -141,7 +141,10 @@ describe('GET units/matrix/whole/', () => {
   test('assignee teams follow only where there are some; ?units= answers just those units', async () => {
     const team = await buildTeam(t);
     const owner = as(t, team.owner);
-    const lighting = await owner('POST', `/api/workspaces/${team.workspace.id}/teams/`, { name: 'Lighting', color: '#12ab34' });
+    const lighting = await owner('POST', `/api/workspaces/${team.workspace.id}/teams/`, {
+      name: 'Lighting',
+      color: '#12ab34',
+    });
     expect(lighting.statusCode, lighting.body).toBe(201);
     const lightingId = lighting.json<{ id: number }>().id;
     const flow = await buildFlow(t, {
