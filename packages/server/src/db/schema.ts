@@ -519,6 +519,8 @@ export const pipelines = pgTable(
     description: text('description').notNull().default(''),
     layout: varchar('layout', { length: 16 }).notNull().default('vertical'),
     version: integer('version').notNull().default(0),
+    /** How many units the pipeline has, kept like `projects.units_count`. */
+    unitsCount: integer('units_count').notNull().default(0),
     ...timestamps,
   },
   (t) => [

@@ -49,11 +49,17 @@ export const ZUnit = z.object({
 });
 export type TUnit = z.infer<typeof ZUnit>;
 
-/** GET units/?project=&pipeline=&search=: a page of units without their tasks (the matrix has those). */
+/**
+ * GET units/?project=&pipeline=&search=: a page of units without their tasks (the matrix has those).
+ * `after` (the `next_cursor` of the page before) pages by key, costing the same on the last page as
+ * on the first; `offset` jumps anywhere (the paged matrix's scroll needs that) but costs the rows it
+ * skips. The two do not go together.
+ */
 export const ZUnitListQuery = z.object({
   project: ZId.optional(),
   pipeline: ZId.optional(),
   search: z.string().trim().max(Limits.name.max).optional(),
+  after: z.string().max(1000).optional(),
   offset: ZOffset,
   limit: ZPageLimit,
 });
@@ -62,6 +68,8 @@ export type TUnitSummary = z.infer<typeof ZUnitSummary>;
 export const ZUnitList = z.object({
   count: z.number().int(),
   next: z.number().int().nullable(),
+  /** The `after` of the next page, or null on the last one. */
+  next_cursor: z.string().nullable(),
   results: z.array(ZUnitSummary),
 });
 
@@ -140,7 +148,16 @@ export const ZWholeMatrixQuery = z.object({
  * false, `due_date` null, no `assignees`, no `files`, no `teams` — the effective assignee teams), so
  * most cells of a big pipeline are `[id, status]`.
  */
-export const WholeMatrixCellFields = ['id', 'status', 'ready', 'overdue', 'due_date', 'assignees', 'files', 'teams'] as const;
+export const WholeMatrixCellFields = [
+  'id',
+  'status',
+  'ready',
+  'overdue',
+  'due_date',
+  'assignees',
+  'files',
+  'teams',
+] as const;
 
 /** One cell of the whole matrix: `WholeMatrixCellFields` in order, those at their defaults left off the end. */
 export const ZWholeMatrixCell = z.tuple([
@@ -168,15 +185,7 @@ export const ZWholeMatrix = z.object({
   stages: z.array(z.object({ id: z.number().int(), name: z.string() })),
   cell: z.array(z.enum(WholeMatrixCellFields)),
   people: z.array(z.tuple([z.number().int(), z.string(), z.string(), z.string()])),
-  units: z.array(
-    z.tuple([
-      z.number().int(),
-      z.string(),
-      z.array(
-        ZWholeMatrixCell.nullable(),
-      ),
-    ]),
-  ),
+  units: z.array(z.tuple([z.number().int(), z.string(), z.array(ZWholeMatrixCell.nullable())])),
 });
 export type TWholeMatrix = z.infer<typeof ZWholeMatrix>;
 

@@ -56,6 +56,31 @@ describe('natural order of names', () => {
     }
     expect(listed).toEqual(expected);
 
+    // Paged by key: the same order, every page says the whole count (stored, not counted), and the
+    // last page has no cursor.
+    const keyed: string[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const after: string = cursor === null ? '' : `&after=${cursor}`;
+      const page: TUnitList = await get<TUnitList>(`/api/units/?pipeline=${flow.pipeline.id}&limit=30${after}`);
+      expect(page.count).toBe(expected.length);
+      keyed.push(...page.results.map((u) => u.name));
+      cursor = page.next_cursor;
+      pages += 1;
+    } while (cursor !== null && pages < 20);
+    expect(keyed).toEqual(expected);
+    expect(pages).toBe(Math.ceil(expected.length / 30));
+    // A search is counted, and pages by key as well.
+    const search = await get<TUnitList>(`/api/units/?pipeline=${flow.pipeline.id}&search=shot 1&limit=5`);
+    const matching = expected.filter((name) => name.toLowerCase().includes('shot 1'));
+    expect(search.count).toBe(matching.length);
+    const second = await get<TUnitList>(
+      `/api/units/?pipeline=${flow.pipeline.id}&search=shot 1&limit=5&after=${search.next_cursor}`,
+    );
+    expect([...search.results, ...second.results].map((u) => u.name)).toEqual(matching.slice(0, 10));
+    expect(second.count).toBe(matching.length);
+
     const matrix = async (sort: string) => {
       const names: string[] = [];
       for (let offset = 0; offset < expected.length; offset += 50) {
@@ -68,6 +93,27 @@ describe('natural order of names', () => {
     };
     expect(await matrix('name')).toEqual(expected);
     expect(await matrix('-name')).toEqual([...expected].reverse());
+  });
+
+  test('a cursor that is not one, or a cursor with an offset, is a translated 400', async () => {
+    const team = await buildTeam(t);
+    const flow = await buildFlow(t, { workspace: team.workspace, stages: [{}] });
+    const list = (query: string, language = 'en') =>
+      t.app.inject({
+        method: 'GET',
+        url: `/api/units/?pipeline=${flow.pipeline.id}&${query}`,
+        headers: { ...team.member.headers, 'accept-language': language },
+      });
+    for (const bad of ['after=%%%', 'after=bm90IGpzb24', `after=${Buffer.from('["a",-1]').toString('base64url')}`]) {
+      const response = await list(bad);
+      expect(response.statusCode, bad).toBe(400);
+      expect(response.json<Record<string, string[]>>().after).toEqual([
+        'This page link is not valid: start again from the first page.',
+      ]);
+    }
+    const both = await list(`after=${Buffer.from('["a",1]').toString('base64url')}&offset=5`, 'ru');
+    expect(both.statusCode).toBe(400);
+    expect(both.json<Record<string, string[]>>().after).toEqual(['Укажите либо after, либо offset, но не оба.']);
   });
 
   test('workspaces, projects and pipelines list by number value too', async () => {

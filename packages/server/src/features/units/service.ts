@@ -238,46 +238,100 @@ export async function listUnits(
   db: Db,
   { userId, query }: { userId: number; query: z.infer<typeof ZUnitListQuery> },
 ): Promise<TUnitList> {
+  const after = query.after === undefined ? undefined : readCursor(query.after);
+  if (after && query.offset > 0) throw new FieldError({ after: [UnitListMessages.afterWithOffset] });
   const where: SQL[] = [];
+  // What the filters' own rows say of the count (the stored `units_count`), when nothing narrows it.
+  let stored: number | undefined;
   if (query.project !== undefined) {
     await authorizeProject(db, { userId, projectId: query.project, action: 'view' });
     where.push(eq(units.projectId, query.project));
   }
   if (query.pipeline !== undefined) {
     const [row] = await db
-      .select({ workspaceId: projects.workspaceId })
+      .select({ workspaceId: projects.workspaceId, projectId: pipelines.projectId, unitsCount: pipelines.unitsCount })
       .from(pipelines)
       .innerJoin(projects, eq(projects.id, pipelines.projectId))
       .where(eq(pipelines.id, query.pipeline));
     if (!row) throw new AppError('not_found');
     await actorIn(db, userId, row.workspaceId);
     where.push(eq(units.pipelineId, query.pipeline));
+    if (query.project === undefined || query.project === row.projectId) stored = row.unitsCount;
   }
   where.push(
     sql`${units.projectId} in (select ${projects.id} from ${projects} where ${inWorkspacesOf(userId, projects.workspaceId)})`,
   );
   if (query.search) where.push(sql`${units.name} ilike ${`%${escapeLike(query.search)}%`}`);
+  if (query.search) stored = undefined;
+  else if (query.project !== undefined && query.pipeline === undefined) {
+    const [row] = await db
+      .select({ unitsCount: projects.unitsCount })
+      .from(projects)
+      .where(eq(projects.id, query.project));
+    stored = row?.unitsCount;
+  }
+  const filter = and(...where);
+  const keyed = after ? and(filter, sql`(${units.name}, ${units.id}) > (${after.name}, ${after.id}::integer)`) : filter;
+  // One more row than the page tells whether a next page exists; the window count only when the
+  // stored count cannot answer (a search, or no pipeline or project).
   const rows = await db
-    .select({ unit: units, total: sql<number>`count(*) over ()::int` })
+    .select({ unit: units, total: stored === undefined ? sql<number>`count(*) over ()::int` : sql<number>`0` })
     .from(units)
-    .where(and(...where))
+    .where(keyed)
     .orderBy(asc(units.name), asc(units.id))
-    .limit(query.limit)
+    .limit(query.limit + 1)
     .offset(query.offset);
-  const count = rows[0]
-    ? Number(rows[0].total)
-    : query.offset === 0
-      ? 0
+  const more = rows.length > query.limit;
+  const page = more ? rows.slice(0, query.limit) : rows;
+  const count =
+    stored ??
+    (rows[0] && !after
+      ? Number(rows[0].total)
       : Number(
           (
             await db
               .select({ n: sql<number>`count(*)::int` })
               .from(units)
-              .where(and(...where))
+              .where(filter)
           )[0]?.n ?? 0,
-        );
-  const end = query.offset + rows.length;
-  return { count, next: end < count ? end : null, results: rows.map((r) => presentSummary(r.unit)) };
+        ));
+  const last = page.at(-1)?.unit;
+  const end = query.offset + page.length;
+  return {
+    count,
+    next: !after && more ? end : null,
+    next_cursor: more && last ? writeCursor({ name: last.name, id: last.id }) : null,
+    results: page.map((r) => presentSummary(r.unit)),
+  };
+}
+
+export const UnitListMessages = {
+  badCursor: 'This page link is not valid: start again from the first page.',
+  afterWithOffset: 'Give either after or offset, not both.',
+} as const;
+
+/** A key page's cursor: the last unit's sort key, as base64url JSON (opaque to clients). */
+function writeCursor(key: { name: string; id: number }): string {
+  return Buffer.from(JSON.stringify([key.name, key.id])).toString('base64url');
+}
+
+/** The key a cursor names; a 400 on `after` for anything else. */
+function readCursor(cursor: string): { name: string; id: number } {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (
+      Array.isArray(value) &&
+      value.length === 2 &&
+      typeof value[0] === 'string' &&
+      Number.isSafeInteger(value[1]) &&
+      (value[1] as number) > 0
+    ) {
+      return { name: value[0], id: value[1] as number };
+    }
+  } catch {
+    // Falls through to the field error.
+  }
+  throw new FieldError({ after: [UnitListMessages.badCursor] });
 }
 
 /** Kept for the matrix module, which imports it from here. */
