@@ -5,7 +5,9 @@ import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import type { PluginContext } from 'rolldown';
-import { build, defineConfig, type Plugin } from 'vite';
+import { build, defineConfig, type Plugin, type Rollup } from 'vite';
+
+type OutputBundle = Rollup.OutputBundle;
 
 const prerenderLanguages = ['en', 'ru'] as const;
 /**
@@ -27,19 +29,31 @@ function schemeWithoutScript(css: string, scheme: 'light' | 'dark'): string {
   return rules.join('\n');
 }
 
+/** The CSS a chunk and its static imports bring, from the bundle Vite wrote. */
+function chunkCss(bundle: OutputBundle, fileName: string, seen = new Set<string>()): string[] {
+  const output = bundle[fileName];
+  if (seen.has(fileName) || output?.type !== 'chunk') return [];
+  seen.add(fileName);
+  return [
+    ...output.imports.flatMap((imported) => chunkCss(bundle, imported, seen)),
+    ...(output.viteMetadata?.importedCss ?? []),
+  ];
+}
+
 /**
- * After the client build, renders the landing page to static HTML once per language
- * (src/app/prerender/landing.tsx, built for Node with the same plugins), written to
- * `dist/landing/{language}.html`; the server sends it for `/` so it paints without the app bundle.
+ * After the client build, renders the landing page and `/login` to static HTML once per language
+ * (src/app/prerender/{landing,login}.tsx, built for Node with the same plugins), written to
+ * `dist/landing/{language}.html` and `dist/login/{language}.html`; the server sends them for `/` and
+ * `/login`, so they paint without the app bundle.
  */
-function prerenderLanding(): Plugin {
+function prerenderPages(): Plugin {
   let root = '';
   let outDir = '';
   let ssr = false;
-  /** The CSS files of the landing route's lazy chunk, which index.html does not link. */
-  let landingCss: string[] = [];
+  /** The CSS files of each page's lazy route chunks, which index.html does not link. */
+  const routeCss = { landing: [] as string[], login: [] as string[] };
   return {
-    name: 'stageline-prerender-landing',
+    name: 'stageline-prerender-pages',
     apply: 'build',
     configResolved(config) {
       root = config.root;
@@ -47,11 +61,21 @@ function prerenderLanding(): Plugin {
       ssr = Boolean(config.build.ssr);
     },
     writeBundle(_options, bundle) {
-      for (const output of Object.values(bundle)) {
-        if (output.type === 'chunk' && output.facadeModuleId?.endsWith('features/public/routes/landing.tsx')) {
-          landingCss = [...(output.viteMetadata?.importedCss ?? [])].map((file) => `/${file}`);
-        }
-      }
+      const chunkOf = (suffix: string) =>
+        Object.values(bundle).find((output) => output.type === 'chunk' && output.facadeModuleId?.endsWith(suffix));
+      const cssOf = (...suffixes: string[]) => {
+        const seen = new Set<string>();
+        const css = suffixes.flatMap((suffix) => {
+          const chunk = chunkOf(suffix);
+          return chunk ? chunkCss(bundle, chunk.fileName, seen) : [];
+        });
+        return [...new Set(css)].map((file) => `/${file}`);
+      };
+      const entry = Object.values(bundle).find((output) => output.type === 'chunk' && output.isEntry);
+      const linked = new Set(entry ? chunkCss(bundle, entry.fileName).map((file) => `/${file}`) : []);
+      const ownCss = (...suffixes: string[]) => cssOf(...suffixes).filter((href) => !linked.has(href));
+      routeCss.landing = ownCss('app/layouts/public-layout.tsx', 'features/public/routes/landing.tsx');
+      routeCss.login = ownCss('app/layouts/auth-layout.tsx', 'features/auth/routes/login.tsx');
     },
     async closeBundle() {
       if (ssr) return;
@@ -62,35 +86,45 @@ function prerenderLanding(): Plugin {
         logLevel: 'warn',
         plugins: [react()],
         build: {
-          ssr: 'src/app/prerender/landing.tsx',
+          ssr: true,
           outDir: ssrDir,
           emptyOutDir: true,
           target: 'node20',
-          rollupOptions: { output: { entryFileNames: 'landing.mjs' } },
+          rollupOptions: {
+            input: { landing: 'src/app/prerender/landing.tsx', login: 'src/app/prerender/login.tsx' },
+            output: { entryFileNames: '[name].mjs' },
+          },
         },
       });
-      const entry = (await import(pathToFileURL(path.join(ssrDir, 'landing.mjs')).href)) as {
+      const load = async <T>(name: string) => (await import(pathToFileURL(path.join(ssrDir, `${name}.mjs`)).href)) as T;
+      const landing = await load<{
         renderLandingPage: (
           template: string,
           language: string,
           options: { stylesheets: string[]; withoutScript: { light: string; dark: string } },
         ) => string;
-      };
+      }>('landing');
+      const login = await load<{
+        renderLoginPage: (template: string, language: string, options: { stylesheets: string[] }) => string;
+      }>('login');
       const template = await readFile(path.join(outDir, 'index.html'), 'utf8');
       const indexCss = [...template.matchAll(/<link rel="stylesheet"[^>]*href="([^"]+)"/g)].map((m) => m[1]!);
       const css = await Promise.all(
-        [...indexCss, ...landingCss].map((href) => readFile(path.join(outDir, href.replace(/^\//, '')), 'utf8')),
+        [...indexCss, ...routeCss.landing].map((href) => readFile(path.join(outDir, href.replace(/^\//, '')), 'utf8')),
       );
       await mkdir(path.join(outDir, 'landing'), { recursive: true });
+      await mkdir(path.join(outDir, 'login'), { recursive: true });
       for (const scheme of ['light', 'dark'] as const) {
         await writeFile(path.join(outDir, 'landing', `${scheme}.css`), schemeWithoutScript(css.join('\n'), scheme));
       }
       for (const language of prerenderLanguages) {
-        const page = entry.renderLandingPage(template, language, {
-          stylesheets: landingCss,
+        const page = landing.renderLandingPage(template, language, {
+          stylesheets: routeCss.landing,
           withoutScript: { light: '/landing/light.css', dark: '/landing/dark.css' },
         });
         await writeFile(path.join(outDir, 'landing', `${language}.html`), page);
+        const loginPage = login.renderLoginPage(template, language, { stylesheets: routeCss.login });
+        await writeFile(path.join(outDir, 'login', `${language}.html`), loginPage);
       }
       await rm(ssrDir, { recursive: true, force: true });
     },
@@ -443,7 +477,7 @@ const firstLoad = firstLoadGroups();
 
 /** In development the API runs on :3000 (npm run dev -w @stageline/server) and is proxied. */
 export default defineConfig({
-  plugins: [react(), englishWithoutIdentities(), firstLoad.plugin, prerenderLanding(), precompress()],
+  plugins: [react(), englishWithoutIdentities(), firstLoad.plugin, prerenderPages(), precompress()],
   server: {
     proxy: { '/api': { target: 'http://127.0.0.1:3000', changeOrigin: false } },
   },
@@ -455,11 +489,7 @@ export default defineConfig({
     rolldownOptions: {
       output: {
         codeSplitting: {
-          groups: [
-            ...firstLoad.groups,
-            ...chunkGroups,
-            { name: 'shared', test: sharedModule, priority: 5 },
-          ],
+          groups: [...firstLoad.groups, ...chunkGroups, { name: 'shared', test: sharedModule, priority: 5 }],
         },
       },
     },
