@@ -368,13 +368,13 @@ const authRouteModules = [
 ];
 
 /**
- * Two groups that keep the way to a usable /login to a few requests (docs/decisions.md, entry 101):
- * `mantine-first` holds every Mantine part the entry and the auth screens import statically (the
- * rest of Mantine stays split by screens, so /login does not load the date pickers), and `auth` holds
- * everything else those screens import that the entry does not and no library group takes (our
- * small shared modules: api clients, form errors, the theme switcher…), which rolldown would
- * otherwise cut into a chunk per set of importers. The module graph is read once it is complete
- * (`buildEnd`), before chunks are formed; the groups' tests consult it.
+ * Two groups that keep the way to a usable /login to a few requests (docs/decisions.md, entry 101),
+ * from what the entry and the auth screens use (`usedClosure`): `mantine-first` holds the Mantine
+ * parts they use (the rest of Mantine stays split by screens, so /login does not load the date
+ * pickers), and `first` everything else they use that no library group takes (our api clients, form
+ * errors, the switchers, `@mantine/form`, the icons), which rolldown would otherwise cut into a chunk
+ * per set of importers. The module graph is read once it is complete (`buildEnd`), before chunks are
+ * formed; the groups' tests consult it.
  */
 function firstLoadGroups() {
   const entryModule = path.resolve(webRoot, 'src/main.tsx');
@@ -394,9 +394,9 @@ function firstLoadGroups() {
     },
   };
   // Priorities: a group also takes the modules its modules import unless a group before it took them,
-  // so the first-load Mantine comes after React's group and before Mantine's; `auth` comes last and
-  // leaves what it imports where it is (the entry chunk, libraries), or it would pull the entry's
-  // modules out of the entry.
+  // so the first-load Mantine comes after the framework's group and before Mantine's; `first` comes
+  // last and leaves what its modules import where it is (libraries' chunks), or it would pull them
+  // out of their chunks.
   const groups = [
     {
       name: 'mantine-first',
