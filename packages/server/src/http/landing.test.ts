@@ -89,6 +89,12 @@ describe('the prerendered login form at /login', () => {
     }
   });
 
+  test('/login/ and the files themselves answer as pages do', async () => {
+    const slash = await t.app.inject({ method: 'GET', url: '/login/', headers: { 'accept-language': 'ru' } });
+    expect(slash.statusCode).toBe(200);
+    expect([indexHtml, loginPage('ru')]).toContain(slash.body);
+  });
+
   test('in maintenance mode /login is the app, which shows the maintenance text', async () => {
     const response = await closed.app.inject({ method: 'GET', url: '/login' });
     expect(response.body).toBe(indexHtml);
