@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Budgets, firstScreenLoads, ownChunkBytes, readManifest, routeModules, Screens } from './bundles';
+import { Budgets, chunkSources, firstScreenLoads, ownChunkBytes, readManifest, routeModules, Screens } from './bundles';
 
 /**
  * The size budget of issue 14, over the build's manifest (CI builds before `npm test`; without a
@@ -36,5 +36,12 @@ describe('the JS budget of the first screens (brotli, as transferred)', () => {
     );
     const loaded = loads.login.files.filter((file) => heavy.includes(file) || /^assets\/(flow|markdown)-/.test(file));
     expect(loaded).toEqual([]);
+  });
+
+  it('/login loads no date picker: of @mantine/dates only the provider the app wraps itself in', () => {
+    const dates = loads.login.files
+      .flatMap((file) => chunkSources(file))
+      .filter((source) => /@mantine[\\/]dates[\\/]/.test(source) && !/DatesProvider/.test(source));
+    expect(dates).toEqual([]);
   });
 });

@@ -4,7 +4,10 @@ import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import react from '@vitejs/plugin-react';
-import { build, defineConfig, type Plugin } from 'vite';
+import type { PluginContext } from 'rolldown';
+import { build, defineConfig, type Plugin, type Rollup } from 'vite';
+
+type OutputBundle = Rollup.OutputBundle;
 
 const prerenderLanguages = ['en', 'ru'] as const;
 /**
@@ -26,19 +29,31 @@ function schemeWithoutScript(css: string, scheme: 'light' | 'dark'): string {
   return rules.join('\n');
 }
 
+/** The CSS a chunk and its static imports bring, from the bundle Vite wrote. */
+function chunkCss(bundle: OutputBundle, fileName: string, seen = new Set<string>()): string[] {
+  const output = bundle[fileName];
+  if (seen.has(fileName) || output?.type !== 'chunk') return [];
+  seen.add(fileName);
+  return [
+    ...output.imports.flatMap((imported) => chunkCss(bundle, imported, seen)),
+    ...(output.viteMetadata?.importedCss ?? []),
+  ];
+}
+
 /**
- * After the client build, renders the landing page to static HTML once per language
- * (src/app/prerender/landing.tsx, built for Node with the same plugins), written to
- * `dist/landing/{language}.html`; the server sends it for `/` so it paints without the app bundle.
+ * After the client build, renders the landing page and `/login` to static HTML once per language
+ * (src/app/prerender/{landing,login}.tsx, built for Node with the same plugins), written to
+ * `dist/landing/{language}.html` and `dist/login/{language}.html`; the server sends them for `/` and
+ * `/login`, so they paint without the app bundle.
  */
-function prerenderLanding(): Plugin {
+function prerenderPages(): Plugin {
   let root = '';
   let outDir = '';
   let ssr = false;
-  /** The CSS files of the landing route's lazy chunk, which index.html does not link. */
-  let landingCss: string[] = [];
+  /** The CSS files of each page's lazy route chunks, which index.html does not link. */
+  const routeCss = { landing: [] as string[], login: [] as string[] };
   return {
-    name: 'stageline-prerender-landing',
+    name: 'stageline-prerender-pages',
     apply: 'build',
     configResolved(config) {
       root = config.root;
@@ -46,11 +61,21 @@ function prerenderLanding(): Plugin {
       ssr = Boolean(config.build.ssr);
     },
     writeBundle(_options, bundle) {
-      for (const output of Object.values(bundle)) {
-        if (output.type === 'chunk' && output.facadeModuleId?.endsWith('features/public/routes/landing.tsx')) {
-          landingCss = [...(output.viteMetadata?.importedCss ?? [])].map((file) => `/${file}`);
-        }
-      }
+      const chunkOf = (suffix: string) =>
+        Object.values(bundle).find((output) => output.type === 'chunk' && output.facadeModuleId?.endsWith(suffix));
+      const cssOf = (...suffixes: string[]) => {
+        const seen = new Set<string>();
+        const css = suffixes.flatMap((suffix) => {
+          const chunk = chunkOf(suffix);
+          return chunk ? chunkCss(bundle, chunk.fileName, seen) : [];
+        });
+        return [...new Set(css)].map((file) => `/${file}`);
+      };
+      const entry = Object.values(bundle).find((output) => output.type === 'chunk' && output.isEntry);
+      const linked = new Set(entry ? chunkCss(bundle, entry.fileName).map((file) => `/${file}`) : []);
+      const ownCss = (...suffixes: string[]) => cssOf(...suffixes).filter((href) => !linked.has(href));
+      routeCss.landing = ownCss('app/layouts/public-layout.tsx', 'features/public/routes/landing.tsx');
+      routeCss.login = ownCss('app/layouts/auth-layout.tsx', 'features/auth/routes/login.tsx');
     },
     async closeBundle() {
       if (ssr) return;
@@ -61,35 +86,45 @@ function prerenderLanding(): Plugin {
         logLevel: 'warn',
         plugins: [react()],
         build: {
-          ssr: 'src/app/prerender/landing.tsx',
+          ssr: true,
           outDir: ssrDir,
           emptyOutDir: true,
           target: 'node20',
-          rollupOptions: { output: { entryFileNames: 'landing.mjs' } },
+          rollupOptions: {
+            input: { landing: 'src/app/prerender/landing.tsx', login: 'src/app/prerender/login.tsx' },
+            output: { entryFileNames: '[name].mjs' },
+          },
         },
       });
-      const entry = (await import(pathToFileURL(path.join(ssrDir, 'landing.mjs')).href)) as {
+      const load = async <T>(name: string) => (await import(pathToFileURL(path.join(ssrDir, `${name}.mjs`)).href)) as T;
+      const landing = await load<{
         renderLandingPage: (
           template: string,
           language: string,
           options: { stylesheets: string[]; withoutScript: { light: string; dark: string } },
         ) => string;
-      };
+      }>('landing');
+      const login = await load<{
+        renderLoginPage: (template: string, language: string, options: { stylesheets: string[] }) => string;
+      }>('login');
       const template = await readFile(path.join(outDir, 'index.html'), 'utf8');
       const indexCss = [...template.matchAll(/<link rel="stylesheet"[^>]*href="([^"]+)"/g)].map((m) => m[1]!);
       const css = await Promise.all(
-        [...indexCss, ...landingCss].map((href) => readFile(path.join(outDir, href.replace(/^\//, '')), 'utf8')),
+        [...indexCss, ...routeCss.landing].map((href) => readFile(path.join(outDir, href.replace(/^\//, '')), 'utf8')),
       );
       await mkdir(path.join(outDir, 'landing'), { recursive: true });
+      await mkdir(path.join(outDir, 'login'), { recursive: true });
       for (const scheme of ['light', 'dark'] as const) {
         await writeFile(path.join(outDir, 'landing', `${scheme}.css`), schemeWithoutScript(css.join('\n'), scheme));
       }
       for (const language of prerenderLanguages) {
-        const page = entry.renderLandingPage(template, language, {
-          stylesheets: landingCss,
+        const page = landing.renderLandingPage(template, language, {
+          stylesheets: routeCss.landing,
           withoutScript: { light: '/landing/light.css', dark: '/landing/dark.css' },
         });
         await writeFile(path.join(outDir, 'landing', `${language}.html`), page);
+        const loginPage = login.renderLoginPage(template, language, { stylesheets: routeCss.login });
+        await writeFile(path.join(outDir, 'login', `${language}.html`), loginPage);
       }
       await rm(ssrDir, { recursive: true, force: true });
     },
@@ -100,18 +135,35 @@ function prerenderLanding(): Plugin {
 const inPackages = (...names: string[]) =>
   new RegExp(`[\\\\/]node_modules[\\\\/](${names.map((name) => name.replace('*', '[^\\\\/]*')).join('|')})[\\\\/]`);
 
+const webRoot = import.meta.dirname;
+
+/** Our shared package's schemas and rules (not its translations or Markdown helpers): one chunk. */
+const sharedModule = /[\\/]packages[\\/]shared[\\/]src[\\/](?!i18n|markdown)/;
+
 /**
  * How the libraries are grouped into chunks, so a screen needs a handful of requests rather than
- * eighty: what every page needs first (React and the router, translations, queries, zod) in one
- * chunk each; the diagram editor's and the Markdown renderer's libraries apart, loaded by the
+ * eighty: what every page needs first in two chunks (React, the router, i18next and TanStack Query
+ * together; zod); the diagram editor's and the Markdown renderer's libraries apart, loaded by the
  * screens that draw them; Mantine split by the screens that share its parts, small parts merged into
  * their neighbours (so /login does not load the date pickers). The shared package's schemas and rules
  * are one chunk. Budgets: scripts/bundles.ts; docs/decisions.md, "Web speed".
  */
 const chunkGroups = [
-  { name: 'react', test: inPackages('react', 'react-dom', 'scheduler', 'react-router', 'cookie') },
-  { name: 'i18n', test: inPackages('i18next', 'react-i18next', 'i18next-browser-languagedetector') },
-  { name: 'query', test: inPackages('@tanstack/query-core', '@tanstack/react-query') },
+  {
+    name: 'framework',
+    test: inPackages(
+      'react',
+      'react-dom',
+      'scheduler',
+      'react-router',
+      'cookie',
+      'i18next',
+      'react-i18next',
+      'i18next-browser-languagedetector',
+      '@tanstack/query-core',
+      '@tanstack/react-query',
+    ),
+  },
   { name: 'zod', test: inPackages('zod') },
   { name: 'flow', test: inPackages('@xyflow/*', 'd3-*', 'classcat') },
   {
@@ -172,7 +224,194 @@ const chunkGroups = [
     entriesAware: true,
     entriesAwareMergeThreshold: 20_000,
   },
-].map((group, index, all) => ({ ...group, priority: all.length - index }));
+].map((group, index, all) => ({ ...group, priority: (all.length - index) * 10 }));
+
+/** What one module takes from another: named bindings, or everything (`null`: a namespace, a bare import). */
+type TWanted = Set<string> | null;
+type TModuleLinks = {
+  /** Modules this one imports, with the bindings it takes from each. */
+  imports: Map<string, TWanted>;
+  /** Re-exports: the target, and this module's exported name → the target's name (`null`: `export *`). */
+  reexports: { target: string; names: Map<string, string> | null }[];
+};
+
+const importPattern = /\bimport\s*(?:([\w$]+)\s*,?\s*)?(\*\s*as\s+[\w$]+|\{[^}]*\})?\s*(?:from\s*)?["']([^"']+)["']/g;
+const reexportPattern = /\bexport\s*(\*(?:\s*as\s+[\w$]+)?|\{[^}]*\})\s*from\s*["']([^"']+)["']/g;
+
+const localExportPattern = /\bexport\s*(\{[^}]*\})(?!\s*from)/g;
+
+/** Whether `code` holds nothing but import and export statements (and comments). */
+function isBarrel(code: string): boolean {
+  if (!code) return false;
+  const rest = code
+    .replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*/g, '')
+    .replace(importPattern, '')
+    .replace(reexportPattern, '')
+    .replace(localExportPattern, '')
+    .replace(/[\s;]/g, '');
+  return rest === '';
+}
+
+/** `{ a, b as c, type d }` → [['a','a'], ['b','c']] (imported or local name first, the other second). */
+function bindings(list: string): [string, string][] {
+  return list
+    .replace(/[{}]/g, '')
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part && !part.startsWith('type '))
+    .map((part) => {
+      const [from = '', to = from] = part.split(/\s+as\s+/);
+      return [from.trim(), to.trim()];
+    });
+}
+
+/**
+ * Every module's static imports with the bindings taken from each, read from the transformed code
+ * (plain ES module syntax by then). A link the patterns miss counts as taking everything, so the
+ * closure below can only come out larger than the truth, never smaller.
+ */
+async function readImportGraph(context: PluginContext): Promise<Map<string, TModuleLinks>> {
+  const graph = new Map<string, TModuleLinks>();
+  for (const id of context.getModuleIds()) {
+    const info = context.getModuleInfo(id);
+    if (!info) continue;
+    const links: TModuleLinks = { imports: new Map(), reexports: [] };
+    graph.set(id, links);
+    const code = /\.(m?[jt]sx?)$/.test(id) ? (info.code ?? '') : '';
+    const resolve = async (specifier: string) => (await context.resolve(specifier, id))?.id;
+    const reexported = new Set<string>();
+    for (const [, list, target] of code.matchAll(reexportPattern)) {
+      const resolved = await resolve(target!);
+      if (!resolved) continue;
+      const star = list!.startsWith('*');
+      const names = star && !list!.includes(' as ') ? null : new Map<string, string>();
+      if (star && names) names.set(list!.split(/\s+as\s+/)[1]!.trim(), '*');
+      if (!star) for (const [from, to] of bindings(list!)) names!.set(to, from);
+      links.reexports.push({ target: resolved, names });
+      reexported.add(resolved);
+    }
+    // A barrel (only imports and exports, as Mantine's `index.mjs` is): each import is a re-export.
+    const barrel = isBarrel(code);
+    const locals = new Map<string, { target: string; name: string }>();
+    const taken = new Map<string, TWanted>();
+    for (const [statement, defaultName, rest] of code.matchAll(importPattern)) {
+      if (statement.startsWith('import(')) continue;
+      const target = await resolve(statement.match(/["']([^"']+)["']$/)![1]!);
+      if (!target) continue;
+      let wanted: TWanted = new Set<string>();
+      if (defaultName) wanted.add('default');
+      if (rest?.startsWith('{')) for (const [from] of bindings(rest)) wanted.add(from);
+      else if (rest || !defaultName) wanted = null;
+      if (barrel && wanted !== null) {
+        if (defaultName) locals.set(defaultName, { target, name: 'default' });
+        for (const [from, local] of bindings(rest ?? '')) locals.set(local, { target, name: from });
+        continue;
+      }
+      const before = taken.get(target);
+      taken.set(target, before === null || wanted === null ? null : new Set([...(before ?? []), ...wanted]));
+    }
+    for (const [, list] of code.matchAll(localExportPattern)) {
+      for (const [local, exported] of bindings(list!)) {
+        const source = locals.get(local);
+        if (!source) continue;
+        links.reexports.push({ target: source.target, names: new Map([[exported, source.name]]) });
+        reexported.add(source.target);
+      }
+    }
+    for (const target of info.importedIds) {
+      if (taken.has(target)) links.imports.set(target, taken.get(target)!);
+      else if (!reexported.has(target)) links.imports.set(target, null);
+    }
+  }
+  return graph;
+}
+
+/**
+ * The modules `roots` need before they run: their static imports, followed through, except that a
+ * re-export is followed only when someone takes the name it exports. A feature's `index.ts` re-exports
+ * a dozen components; the app's entry takes one or two, and only those count as its first load.
+ */
+function usedClosure(graph: Map<string, TModuleLinks>, roots: string[]): Set<string> {
+  const wanted = new Map<string, TWanted>();
+  const visit = (id: string, names: TWanted) => {
+    const before = wanted.get(id);
+    if (before === null) return;
+    if (before && names && [...names].every((name) => before.has(name))) return;
+    const now = names === null ? null : new Set([...(before ?? []), ...names]);
+    wanted.set(id, now);
+    const links = graph.get(id);
+    if (!links) return;
+    for (const [target, taken] of links.imports) visit(target, taken);
+    for (const { target, names: map } of links.reexports) {
+      if (map === null) visit(target, now);
+      else {
+        const passed = [...map].filter(([exported]) => now === null || now.has(exported)).map(([, from]) => from);
+        if (passed.includes('*')) visit(target, null);
+        else if (passed.length) visit(target, new Set(passed));
+      }
+    }
+  };
+  for (const root of roots) {
+    if (!graph.has(root)) throw new Error(`${root} is not in the module graph`);
+    visit(root, null);
+  }
+  return new Set(wanted.keys());
+}
+
+/** The modules under packages/web/src whose static imports make up the first load of the auth screens. */
+const authRouteModules = [
+  'src/app/layouts/auth-layout.tsx',
+  'src/features/auth/routes/login.tsx',
+  'src/features/auth/routes/register.tsx',
+  'src/features/auth/routes/reset-password.tsx',
+  'src/features/auth/routes/oauth-return.tsx',
+];
+
+/**
+ * Two groups that keep the way to a usable /login to a few requests (docs/decisions.md, entry 101),
+ * from what the entry and the auth screens use (`usedClosure`): `mantine-first` holds the Mantine
+ * parts they use (the rest of Mantine stays split by screens, so /login does not load the date
+ * pickers), and `first` everything else they use that no library group takes (our api clients, form
+ * errors, the switchers, `@mantine/form`, the icons), which rolldown would otherwise cut into a chunk
+ * per set of importers. The module graph is read once it is complete (`buildEnd`), before chunks are
+ * formed; the groups' tests consult it.
+ */
+function firstLoadGroups() {
+  const entryModule = path.resolve(webRoot, 'src/main.tsx');
+  const authRoots = authRouteModules.map((file) => path.resolve(webRoot, file));
+  const roots = new Set([entryModule, ...authRoots]);
+  let entryClosure = new Set<string>();
+  let authClosure = new Set<string>();
+  const mantine = chunkGroups.find((group) => group.name === 'mantine')!;
+  const library = (id: string) => chunkGroups.some((group) => group.test.test(id)) || sharedModule.test(id);
+  const plugin: Plugin = {
+    name: 'stageline-first-load-groups',
+    apply: 'build',
+    async buildEnd() {
+      const graph = await readImportGraph(this);
+      entryClosure = usedClosure(graph, [entryModule]);
+      authClosure = usedClosure(graph, authRoots);
+    },
+  };
+  // Priorities: a group also takes the modules its modules import unless a group before it took them,
+  // so the first-load Mantine comes after the framework's group and before Mantine's; `first` comes
+  // last and leaves what its modules import where it is (libraries' chunks), or it would pull them
+  // out of their chunks.
+  const groups = [
+    {
+      name: 'mantine-first',
+      test: (id: string) => mantine.test.test(id) && (entryClosure.has(id) || authClosure.has(id)),
+      priority: mantine.priority + 5,
+    },
+    {
+      name: 'first',
+      test: (id: string) => (entryClosure.has(id) || authClosure.has(id)) && !library(id) && !roots.has(id),
+      priority: 1,
+      includeDependenciesRecursively: false,
+    },
+  ];
+  return { plugin, groups };
+}
 
 /**
  * English translation files without the entries that map a key to itself (about 95 % of them): our
@@ -234,9 +473,11 @@ function precompress(): Plugin {
   };
 }
 
+const firstLoad = firstLoadGroups();
+
 /** In development the API runs on :3000 (npm run dev -w @stageline/server) and is proxied. */
 export default defineConfig({
-  plugins: [react(), englishWithoutIdentities(), prerenderLanding(), precompress()],
+  plugins: [react(), englishWithoutIdentities(), firstLoad.plugin, prerenderPages(), precompress()],
   server: {
     proxy: { '/api': { target: 'http://127.0.0.1:3000', changeOrigin: false } },
   },
@@ -248,14 +489,7 @@ export default defineConfig({
     rolldownOptions: {
       output: {
         codeSplitting: {
-          groups: [
-            ...chunkGroups,
-            {
-              name: 'shared',
-              test: /[\\/]packages[\\/]shared[\\/]src[\\/](?!i18n|markdown)/,
-              priority: 0,
-            },
-          ],
+          groups: [...firstLoad.groups, ...chunkGroups, { name: 'shared', test: sharedModule, priority: 5 }],
         },
       },
     },

@@ -10,13 +10,16 @@ import { boot } from './app/boot';
 import { Providers } from './app/providers';
 import { startPreloading } from './app/routing/preload';
 import { routes } from './app/routing/routes';
+import { watchPrerenderedLogin } from './features/auth';
 import { i18nReady, initI18n } from './shared/i18n';
 
+// On the prerendered /login page, what is typed before the app takes over is kept for its form.
+watchPrerenderedLogin();
 initI18n();
 const router = createBrowserRouter(routes);
 
 /**
- * Over the prerendered landing page, the first render waits for the route's code: the static
+ * Over a prerendered page (the landing page, /login), the first render waits for the route's code: the static
  * markup stays on screen instead of giving way to the loading overlay.
  */
 function routeReady(): Promise<void> {

@@ -8,6 +8,8 @@ import type { Database } from '../db';
 
 const indexHtml = '<!doctype html><html lang="en"><body><div id="root"></div></body></html>';
 const landing = (language: string) => `<!doctype html><html lang="${language}" data-prerendered="${language}"></html>`;
+const loginPage = (language: string) =>
+  `<!doctype html><html lang="${language}" data-prerendered="${language}"><form></form></html>`;
 
 const script = `export const words = ${JSON.stringify('stage '.repeat(400))};`;
 
@@ -20,12 +22,15 @@ beforeAll(async () => {
   database = await createTestDatabase();
   distDir = await mkdtemp(path.join(os.tmpdir(), 'stageline-landing-'));
   await mkdir(path.join(distDir, 'landing'));
+  await mkdir(path.join(distDir, 'login'));
   await writeFile(path.join(distDir, 'index.html'), indexHtml);
   await mkdir(path.join(distDir, 'assets'));
   await writeFile(path.join(distDir, 'assets', 'app-1.js'), script);
   await writeFile(path.join(distDir, 'assets', 'app-1.js.br'), brotliCompressSync(script));
   for (const language of ['en', 'ru'])
     await writeFile(path.join(distDir, 'landing', `${language}.html`), landing(language));
+  for (const language of ['en', 'ru'])
+    await writeFile(path.join(distDir, 'login', `${language}.html`), loginPage(language));
   t = await buildTestApp({ database, webDistDir: distDir });
   closed = await buildTestApp({ database, webDistDir: distDir, config: { maintenance: true } });
 });
@@ -66,6 +71,32 @@ describe('the prerendered landing page at /', () => {
   test('in maintenance mode / is the app, which shows the maintenance text', async () => {
     const response = await closed.app.inject({ method: 'GET', url: '/', headers: { 'accept-language': 'ru' } });
     expect(response.statusCode).toBe(200);
+    expect(response.body).toBe(indexHtml);
+  });
+});
+
+describe('the prerendered login form at /login', () => {
+  test.each([
+    ['ru-RU,ru;q=0.9', 'ru'],
+    ['de-DE', 'en'],
+  ])('Accept-Language %s gets the %s page, with or without a query', async (header, language) => {
+    for (const url of ['/login', '/login?next=%2Fapp%2Fprofile']) {
+      const response = await t.app.inject({ method: 'GET', url, headers: { 'accept-language': header } });
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['cache-control']).toBe('no-cache');
+      expect(response.headers.vary).toContain('Accept-Language');
+      expect(response.body).toBe(loginPage(language));
+    }
+  });
+
+  test('/login/ and the files themselves answer as pages do', async () => {
+    const slash = await t.app.inject({ method: 'GET', url: '/login/', headers: { 'accept-language': 'ru' } });
+    expect(slash.statusCode).toBe(200);
+    expect([indexHtml, loginPage('ru')]).toContain(slash.body);
+  });
+
+  test('in maintenance mode /login is the app, which shows the maintenance text', async () => {
+    const response = await closed.app.inject({ method: 'GET', url: '/login' });
     expect(response.body).toBe(indexHtml);
   });
 });

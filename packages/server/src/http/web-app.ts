@@ -11,9 +11,10 @@ const immutable = 'public, max-age=31536000, immutable';
  * Serves the built web app: hashed files under `/assets/` cached for a year, everything else
  * revalidated, and any other GET that is not an API call answered with `index.html` so client-side
  * routes survive a reload (SPA fallback). Without a build, every unknown path is a JSON 404.
- * `/` is the landing page prerendered in the request's language (`landing/{language}.html`, built
- * by the web app's Vite config), which paints before the app's script runs; in maintenance mode it
- * is the plain `index.html`, whose app shows the maintenance text. Files go out as the build
+ * `/` and `/login` are the landing page and the login form prerendered in the request's language
+ * (`landing/{language}.html`, `login/{language}.html`, built by the web app's Vite config), which
+ * paint before the app's script runs; in maintenance mode they are the plain `index.html`, whose app
+ * shows the maintenance text. Files go out as the build
  * precompressed them (brotli 11 or gzip 9) when the browser accepts it.
  */
 export async function registerWebApp(
@@ -23,16 +24,22 @@ export async function registerWebApp(
 ): Promise<void> {
   const served = distDir && existsSync(path.join(distDir, 'index.html'));
   if (served) {
-    const prerendered = new Set(
-      Languages.filter((language) => existsSync(path.join(distDir, 'landing', `${language}.html`))),
-    );
-    app.get('/', { schema: { hide: true } }, (request, reply) => {
-      const landing = !maintenance && prerendered.has(request.language);
-      return reply
-        .header('cache-control', 'no-cache')
-        .header('vary', 'Accept-Language')
-        .sendFile(landing ? `landing/${request.language}.html` : 'index.html');
-    });
+    // Pages the build prerendered per language (landing/{language}.html, login/{language}.html).
+    const prerendered = (page: string) =>
+      new Set(Languages.filter((language) => existsSync(path.join(distDir, page, `${language}.html`))));
+    const pages = [
+      { url: '/', dir: 'landing', languages: prerendered('landing') },
+      { url: '/login', dir: 'login', languages: prerendered('login') },
+    ];
+    for (const { url, dir, languages } of pages) {
+      app.get(url, { schema: { hide: true } }, (request, reply) => {
+        const page = !maintenance && languages.has(request.language);
+        return reply
+          .header('cache-control', 'no-cache')
+          .header('vary', 'Accept-Language')
+          .sendFile(page ? `${dir}/${request.language}.html` : 'index.html');
+      });
+    }
     await app.register(fastifyStatic, {
       root: distDir,
       prefix: '/',

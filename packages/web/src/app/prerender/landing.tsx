@@ -9,10 +9,7 @@ import { baseI18nOptions } from '@stageline/shared/i18n';
 import LandingScreen from '../../features/public/routes/landing';
 import { PublicLayout } from '../layouts/public-layout';
 import { cssVariablesResolver, theme } from '../theme';
-
-/** Escapes text for an HTML attribute or element. */
-const escape = (text: string) =>
-  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+import { escapeHtml, prerenderedDocument } from './document';
 
 /**
  * The landing page of `language` as a whole HTML document: the built `index.html` (its styles and
@@ -47,27 +44,15 @@ export function renderLandingPage(
   const description = i18n.t(
     'Draw your process as a diagram of stages. Stageline creates a task for every unit at every stage, routes it to its reviewers and shows where each piece of work stands.',
   );
-  return (
-    template
-      .replace(/<html lang="[^"]*"/, `<html lang="${language}" data-prerendered="${language}"`)
-      .replace(
-        /<meta\s+name="description"\s+content="[^"]*"\s*\/>/,
-        () => `<meta name="description" content="${escape(description)}" />`,
-      )
-      .replace('</head>', () =>
-        [
-          ...stylesheets.map((href) => `<link rel="stylesheet" crossorigin href="${escape(href)}">`),
-          '<style>html[data-landing-stale] [data-landing]{visibility:hidden}</style>',
-          // Without script nothing sets the scheme attribute: light rules, then dark ones when preferred.
-          withoutScript
-            ? `<noscript><link rel="stylesheet" href="${escape(withoutScript.light)}"><link rel="stylesheet" href="${escape(withoutScript.dark)}" media="(prefers-color-scheme: dark)"></noscript>`
-            : '',
-          '</head>',
-        ].join(''),
-      )
-      // The landing page works without script: no "needs JavaScript" notice under it.
-      .replace(/<noscript>[^<]*<\/noscript>/, '')
-      // Replacer functions: the markup is inserted as is, never read as `$&`-style patterns.
-      .replace('<div id="root"></div>', () => `<div id="root"><div data-landing="${language}">${markup}</div></div>`)
-  );
+  return prerenderedDocument(template, language, markup, {
+    stylesheets,
+    description,
+    worksWithoutScript: true,
+    // Without script nothing sets the scheme attribute: light rules, then dark ones when preferred.
+    head: withoutScript
+      ? [
+          `<noscript><link rel="stylesheet" href="${escapeHtml(withoutScript.light)}"><link rel="stylesheet" href="${escapeHtml(withoutScript.dark)}" media="(prefers-color-scheme: dark)"></noscript>`,
+        ]
+      : [],
+  });
 }

@@ -11,6 +11,7 @@ export { displayName, useCurrentUser, useSession } from './session/session';
 export { loginPath } from './session/next-path';
 export { meQueryKey, oauthProvidersQueryOptions, sendCode, startOAuthLink } from './api';
 export { withPasswordConfirm } from './lib/password-confirm';
+export { watchPrerenderedLogin } from './lib/prerendered-login';
 /** The sign-in and sign-up forms, for screens that offer them in place (the quickstart); loaded lazily. */
 export const LoginPanel = lazy(() => import('./routes/login'));
 export const RegisterPanel = lazy(() => import('./routes/register'));

@@ -1,6 +1,6 @@
 import { Alert, Anchor, Button, Group, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { useState } from 'react';
+import { useLayoutEffect, useRef, useState } from 'react';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { paths, ZLogin, type TLogin, type TTokenPair } from '@stageline/shared';
@@ -9,6 +9,7 @@ import { zodResolver } from '../../../shared/lib/zod-resolver';
 import { isTokens, login, unverifiedEmailToken } from '../api';
 import { OAuthButtons } from '../components/oauth-buttons';
 import { OtpStep } from '../components/otp-step';
+import { takePrerenderedLogin } from '../lib/prerendered-login';
 import { sanitizeNext } from '../session/next-path';
 import { signIn, useSession } from '../session/session';
 
@@ -80,6 +81,29 @@ function LoginForm({
     initialValues: { username: '', password: '' },
     validate: zodResolver<TLogin>(ZLogin, t),
   });
+  const usernameInput = useRef<HTMLInputElement>(null);
+  const passwordInput = useRef<HTMLInputElement>(null);
+
+  // Over the prerendered page: what was typed there before the app took over, and the caret's field.
+  // A layout effect, so the filled form is what first paints.
+  useLayoutEffect(() => {
+    const typed = takePrerenderedLogin();
+    if (!typed) return;
+    form.setValues({ username: typed.username, password: typed.password });
+    const input =
+      typed.focused === 'username'
+        ? usernameInput.current
+        : typed.focused === 'password'
+          ? passwordInput.current
+          : null;
+    if (input) {
+      input.focus();
+      const end = (typed.focused === 'username' ? typed.username : typed.password).length;
+      input.setSelectionRange(end, end);
+    }
+    // Once, on mount: `form` is a new object each render.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
 
   const submit = async (values: TLogin) => {
     setProblem(null);
@@ -137,6 +161,7 @@ function LoginForm({
           spellCheck={false}
           required
           data-testid="login-username"
+          ref={usernameInput}
           {...form.getInputProps('username')}
         />
         <PasswordInput
@@ -144,6 +169,7 @@ function LoginForm({
           autoComplete="current-password"
           required
           data-testid="login-password"
+          ref={passwordInput}
           {...form.getInputProps('password')}
         />
         <Group justify="flex-end" mt={-8}>
@@ -151,7 +177,15 @@ function LoginForm({
             {t("Can't sign in?")}
           </Anchor>
         </Group>
-        <Button type="submit" fullWidth loading={form.submitting} data-testid="login-submit">
+        {/* Prerendered (no document: the build renders it for the server's /login page), the button is
+            off until the app takes over, so Enter cannot send the form natively with the password in the URL. */}
+        <Button
+          type="submit"
+          fullWidth
+          loading={form.submitting}
+          disabled={typeof document === 'undefined'}
+          data-testid="login-submit"
+        >
           {t('Log in')}
         </Button>
         <OAuthButtons next={next} />
