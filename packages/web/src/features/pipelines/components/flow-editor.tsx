@@ -23,8 +23,7 @@ import { useGraphSave, type TSaveQuestion } from '../hooks/use-graph-save';
 import { useLeaveGuard, useRestoreOnOpen, useUnsavedCopy } from '../hooks/use-unsaved-copy';
 import { createEditorStore, type TEditorState, type TEditorStore } from '../lib/editor-store';
 import { isTmpId, type TFlowNode } from '../lib/graph-model';
-import { firstLayoutOf } from '../lib/first-layout';
-import { LargeGraph, layoutGraph, sameLayout, type TLayoutResult, type TPoint } from '../lib/layout';
+import { LargeGraph, layoutGraph, preloadLayout, sameLayout, type TLayoutResult, type TPoint } from '../lib/layout';
 import type { TFlowActions } from './flow-actions';
 import { FlowDialogs, type TAnswer, type TDialogKind } from './flow-dialogs';
 import classes from './flow.module.css';
@@ -37,6 +36,9 @@ import { StageSettingsDrawer } from './stage-settings-form';
 const deleteKeys = ['Delete', 'Backspace'];
 const multiKeys = ['Shift', 'Control', 'Meta'];
 const fitViewOptions = { padding: 0.15, maxZoom: 1.25 };
+
+// elk's worker starts, and warms up, while the pipeline is still being fetched.
+preloadLayout();
 
 /** elk's layout of the graph in `from`, under way; `from` tells an edit made meanwhile. */
 type TPendingLayout = { from: TEditorState; result: Promise<TLayoutResult> };
@@ -73,11 +75,8 @@ export function FlowEditor({ pipeline, projectId }: { pipeline: TPipeline; proje
   const queryClient = useQueryClient();
   const flow = useReactFlow<TFlowNode>();
   const [store] = useState(() => createEditorStore(pipeline));
-  // Saved without positions: elk's layout of this data, started when it arrived (the route's
-  // prefetch) or now, before the first render (which then overlaps it), not after.
-  const [firstLayout] = useState<TPendingLayout | null>(() =>
-    store.getState().provisional ? { from: store.getState(), result: firstLayoutOf(pipeline) } : null,
-  );
+  // Saved without positions: elk starts before the first render (which then overlaps it), not after.
+  const [firstLayout] = useState(() => (store.getState().provisional ? startLayout(store.getState()) : null));
   // Only values that change with an edit, never with a drag frame: the canvas below subscribes to
   // nodes and edges itself, so dragging re-renders neither the toolbar nor the dialogs.
   const layout = useStore(store, (s) => s.layout);
