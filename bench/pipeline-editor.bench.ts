@@ -10,7 +10,8 @@
  * Env: BENCH_WEB_DIST=dir (an already built app; otherwise `packages/web` is built first),
  * BENCH_CHROMIUM=path (default /usr/bin/chromium), BENCH_RUNS=n (browser runs, default 3),
  * BENCH_PROFILE=dir (also records each run's main-thread CPU profile, navigation → interactive, as
- * `<case>-<run>.cpuprofile` for Chromium's DevTools, and prints the heaviest functions: slower runs).
+ * `<case>-<run>.cpuprofile` for Chromium's DevTools, and prints the heaviest functions and the
+ * page's requests and performance marks in time order: slower runs, for finding where time goes).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
