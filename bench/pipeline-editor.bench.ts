@@ -8,10 +8,13 @@
  * 500 ms), and the frame times while a stage is dragged for about a second.
  *
  * Env: BENCH_WEB_DIST=dir (an already built app; otherwise `packages/web` is built first),
- * BENCH_CHROMIUM=path (default /usr/bin/chromium), BENCH_RUNS=n (browser runs, default 3).
+ * BENCH_CHROMIUM=path (default /usr/bin/chromium), BENCH_RUNS=n (browser runs, default 3),
+ * BENCH_PROFILE=dir (also records each run's main-thread CPU profile, navigation → interactive, as
+ * `<case>-<run>.cpuprofile` for Chromium's DevTools, and prints the heaviest functions and the
+ * page's requests and performance marks in time order: slower runs, for finding where time goes).
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { cpus, loadavg } from 'node:os';
@@ -270,7 +273,36 @@ type TRun = TProbe & { frames: number[] };
 /** How long the main thread must stay free of long tasks to count as interactive. */
 const QuietMs = 500;
 
-async function openAndDrag(page: Page, url: string): Promise<TRun> {
+/** The main thread's CPU profile, from before navigation to `stop()` (BENCH_PROFILE). */
+async function startProfile(page: Page) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+  await cdp.send('Profiler.start');
+  return async () => (await cdp.send('Profiler.stop')).profile;
+}
+
+type TCpuProfile = Awaited<ReturnType<Awaited<ReturnType<typeof startProfile>>>>;
+
+/** The functions with the most self time in a profile, as `ms  name  file:line`. */
+function heaviest(profile: TCpuProfile, count = 25): string[] {
+  const byNode = new Map(profile.nodes.map((n) => [n.id, n]));
+  const self = new Map<string, number>();
+  const deltas = profile.timeDeltas ?? [];
+  (profile.samples ?? []).forEach((id, i) => {
+    const frame = byNode.get(id)!.callFrame;
+    const file = frame.url.split('/').at(-1) ?? '';
+    const key = `${frame.functionName || '(anonymous)'}  ${file}:${frame.lineNumber + 1}`;
+    self.set(key, (self.get(key) ?? 0) + (deltas[i + 1] ?? 0) / 1000);
+  });
+  return [...self]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, count)
+    .map(([key, time]) => `${time.toFixed(0).padStart(6)} ms  ${key}`);
+}
+
+async function openAndDrag(page: Page, url: string, profileTo?: string): Promise<TRun> {
+  const stopProfile = profileTo ? await startProfile(page) : null;
   await page.goto(url);
   let times: TProbe;
   try {
@@ -303,6 +335,24 @@ async function openAndDrag(page: Page, url: string): Promise<TRun> {
   } catch (error) {
     await page.screenshot({ path: join(root, 'test-results/bench-pipeline-editor.png') });
     throw new Error(`The diagram never settled at ${page.url()} (screenshot in test-results/)`, { cause: error });
+  }
+  if (stopProfile && profileTo) {
+    const profile = await stopProfile();
+    writeFileSync(profileTo, JSON.stringify(profile));
+    print(`\n${profileTo} (self time, navigation → interactive + ${QuietMs} ms):\n${heaviest(profile).join('\n')}`);
+    // What the page waited for: every request (start → end) and mark, in the order they began.
+    const timeline = await page.evaluate(() =>
+      [
+        ...performance.getEntriesByType('resource').map((e) => ({
+          at: e.startTime,
+          text: `${Math.round(e.startTime)} → ${Math.round((e as PerformanceResourceTiming).responseEnd)} ms  ${e.name.replace(location.origin, '').slice(0, 90)}`,
+        })),
+        ...performance.getEntriesByType('mark').map((e) => ({ at: e.startTime, text: `${Math.round(e.startTime)} ms  mark ${e.name}` })),
+      ]
+        .sort((a, b) => a.at - b.at)
+        .map((e) => e.text),
+    );
+    print(`timeline:\n${timeline.join('\n')}`);
   }
 
   // The stage nearest the canvas's centre, grabbed by its name (the checkbox does not drag).
@@ -352,6 +402,8 @@ async function benchBrowser(scenarios: readonly TScenario[]) {
   const unknown = new Set<string>();
   const runs = new Map<string, TRun[]>(scenarios.map((s) => [s.name, []]));
   const errors: string[] = [];
+  const profiles = process.env.BENCH_PROFILE ? resolve(process.env.BENCH_PROFILE) : null;
+  if (profiles) mkdirSync(profiles, { recursive: true });
   try {
     const count = Number(process.env.BENCH_RUNS ?? 3);
     // Alternating the cases, so a change of the machine's load falls on both alike.
@@ -369,7 +421,9 @@ async function benchBrowser(scenarios: readonly TScenario[]) {
       await context.route('**/api/**', mockApi(pipeline, unknown));
       const page = await context.newPage();
       page.on('pageerror', (error) => errors.push(error.message));
-      runs.get(name)!.push(await openAndDrag(page, `${base}${paths.app.pipelineFlow(ProjectId, PipelineId)}`));
+      const url = `${base}${paths.app.pipelineFlow(ProjectId, PipelineId)}`;
+      const profileTo = profiles ? join(profiles, `${name}-${Math.floor(i / scenarios.length) + 1}.cpuprofile`) : undefined;
+      runs.get(name)!.push(await openAndDrag(page, url, profileTo));
       await context.close();
     }
   } catch (error) {

@@ -20,12 +20,40 @@ const modeIcons: Record<TReviewMode, typeof IconBolt> = {
  * pipeline and every zoom-out frame several times lighter. Zooming in brings the details back.
  */
 export const CompactZoom = 0.45;
-const zoomedOut = (s: ReactFlowState) => s.transform[2] < CompactZoom;
+/**
+ * Below this zoom a stage is a few pixels wide (a 500-stage pipeline fits the screen at 0.05): its
+ * name would be under 4 px high and its handles under a pixel, so it draws as a bare box. Its
+ * handles' places are declared on the node (`nodeHandles`), so edges keep their ends without them;
+ * the name stays the node's accessible label (`PipelineDiagram`). Skipping 1,000 handles (each a
+ * store subscription) and 500 names is what makes fitting a large pipeline on screen cheap.
+ */
+export const TinyZoom = 0.15;
+type TDetail = 'full' | 'compact' | 'tiny';
+const detail = (s: ReactFlowState): TDetail =>
+  s.transform[2] < TinyZoom ? 'tiny' : s.transform[2] < CompactZoom ? 'compact' : 'full';
 
-/** Stage: the full node, or the compact one when zoomed out. */
+/** Stage: the full node, the compact one when zoomed out, a bare box when far out. */
 export const StageNode = memo(function StageNode(props: NodeProps<TFlowNode>) {
-  return useStore(zoomedOut) ? <CompactStage {...props} /> : <FullStage {...props} />;
+  const level = useStore(detail);
+  if (level === 'tiny') return <TinyStage {...props} />;
+  return level === 'compact' ? <CompactStage {...props} /> : <FullStage {...props} />;
 });
+
+/** Far out: the box alone, with its selection and highlight. */
+function TinyStage({ id, data, selected }: NodeProps<TFlowNode>) {
+  return (
+    <div
+      className={`${classes.node} ${classes.compact}`}
+      data-testid="flow-node"
+      data-id={id}
+      data-kind="stage"
+      data-compact="true"
+      data-tiny="true"
+      data-selected={selected ? 'true' : 'false'}
+      data-highlighted={data.highlighted ? 'true' : 'false'}
+    />
+  );
+}
 
 /** Zoomed out: the name only (larger, so it stays legible longer), and the two handles. */
 function CompactStage({ id, data, selected, sourcePosition, targetPosition }: NodeProps<TFlowNode>) {
