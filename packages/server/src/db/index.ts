@@ -4,7 +4,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { sql, type SQL } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
-import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { PgDialect, type PgDatabase, type PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
@@ -41,6 +41,20 @@ export type ListenOptions = {
 /** Rows of a raw statement, on PGlite and node-postgres alike (both answer `{ rows }`). */
 export async function rowsOf<T>(db: Db, query: SQL): Promise<T[]> {
   const result: unknown = await db.execute(query);
+  return (result as { rows: T[] }).rows;
+}
+
+const dialect = new PgDialect();
+
+/**
+ * `rowsOf` as a named prepared statement (docs/architecture.md, "Statements"): node-postgres parses
+ * and PostgreSQL plans it once per connection, then only binds and runs it. For the big one-statement
+ * reads, whose planning costs more than running them (a task's detail: about 1.5 ms to plan, 0.8 ms
+ * to run). `name` must name one SQL text (the parameters may change); PGlite ignores it.
+ */
+export async function preparedRowsOf<T>(db: Db, name: string, query: SQL): Promise<T[]> {
+  const prepared = db._.session.prepareQuery(dialect.sqlToQuery(query), undefined, name, false);
+  const result: unknown = await prepared.execute();
   return (result as { rows: T[] }).rows;
 }
 

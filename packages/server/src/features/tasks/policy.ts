@@ -1,10 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { canReview, canWork, isSelfReview, ReviewRuleMessages, type TTaskAction } from '@stageline/shared';
-import type { Db } from '../../db';
+import { preparedRowsOf, type Db } from '../../db';
 import { AppError } from '../../http/errors';
 import { authorize, type Actor } from '../workspaces';
 import type { TaskScope } from './context';
-import { rowsOf } from './sql';
 import { taskError } from './state';
 
 export type { TaskScope } from './context';
@@ -19,8 +18,9 @@ export async function lockTaskUnit(
   tx: Db,
   { userId, taskId }: { userId: number; taskId: number },
 ): Promise<{ actor: Actor; scope: TaskScope }> {
-  const [row] = await rowsOf<TaskScope & { role: Actor['role'] }>(
+  const [row] = await preparedRowsOf<TaskScope & { role: Actor['role'] }>(
     tx,
+    'task_lock_unit',
     sql`select tk.id as "taskId", tk.unit_id as "unitId", tk.stage_id as "stageId", unit_.pipeline_id as "pipelineId",
         unit_.project_id as "projectId", project_.workspace_id as "workspaceId", caller_.role
       from tasks tk join units unit_ on unit_.id = tk.unit_id

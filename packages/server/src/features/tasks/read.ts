@@ -15,7 +15,7 @@ import {
   type TTaskStatus,
   type TUserRef,
 } from '@stageline/shared';
-import { schema, type Db } from '../../db';
+import { preparedRowsOf, schema, type Db } from '../../db';
 import { AppError } from '../../http/errors';
 import { authorize, type Actor } from '../workspaces';
 import {
@@ -200,20 +200,10 @@ type TaskDetailRow = TaskRow &
     users: { id: number; username: string; firstName: string; lastName: string }[];
   };
 
-/**
- * GET tasks/{id}/ (docs/rules.md §API): the task with everything its screen shows, in ONE statement
- * that also answers whether the caller may see it (a member of its workspace; else 404, ids do not
- * leak): the task's context (`taskContextColumns`), its pipeline's graph, its unit's other tasks,
- * its history and the people it names. Computed from them: readiness from the predecessor tasks
- * (`stagePredecessors` on the graph), overdue, the effective people and due date
- * (`effectiveAssignment`), the teams and rules, and what the caller may do.
- */
-export async function loadTask(db: Db, { userId, taskId }: { userId: number; taskId: number }): Promise<TTask> {
-  const now = new Date();
+/** The one statement of `loadTask`: the task of `taskId` as `userId` may see it (no row: 404). */
+export function taskDetail(userId: number, taskId: number): SQL {
   const workspace = sql`project_.workspace_id`;
-  const [row] = await rowsOf<TaskDetailRow>(
-    db,
-    sql`select ${taskRowColumns}, unit_.name as "unitName", unit_.pipeline_id as "pipelineId",
+  return sql`select ${taskRowColumns}, unit_.name as "unitName", unit_.pipeline_id as "pipelineId",
         pipeline_.name as "pipelineName", unit_.project_id as "projectId", project_.name as "projectName",
         project_.workspace_id as "workspaceId", caller_.role,
         ${taskContextColumns(workspace)},
@@ -235,8 +225,20 @@ export async function loadTask(db: Db, { userId, taskId }: { userId: number; tas
       join pipelines pipeline_ on pipeline_.id = unit_.pipeline_id
       join projects project_ on project_.id = pipeline_.project_id
       join memberships caller_ on caller_.workspace_id = project_.workspace_id and caller_.user_id = ${userId}
-      where tk.id = ${taskId}`,
-  );
+      where tk.id = ${taskId}`;
+}
+
+/**
+ * GET tasks/{id}/ (docs/rules.md §API): the task with everything its screen shows, in ONE statement
+ * that also answers whether the caller may see it (a member of its workspace; else 404, ids do not
+ * leak): the task's context (`taskContextColumns`), its pipeline's graph, its unit's other tasks,
+ * its history and the people it names. Computed from them: readiness from the predecessor tasks
+ * (`stagePredecessors` on the graph), overdue, the effective people and due date
+ * (`effectiveAssignment`), the teams and rules, and what the caller may do.
+ */
+export async function loadTask(db: Db, { userId, taskId }: { userId: number; taskId: number }): Promise<TTask> {
+  const now = new Date();
+  const [row] = await preparedRowsOf<TaskDetailRow>(db, 'task_detail', taskDetail(userId, taskId));
   if (!row) throw new AppError('not_found');
   const actor: Actor = { userId, workspaceId: row.workspaceId, role: row.role };
   authorize(actor, 'task', 'view');

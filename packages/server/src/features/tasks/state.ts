@@ -9,7 +9,7 @@ import {
   type TTaskResult,
   type TTaskState,
 } from '@stageline/shared';
-import { schema, type Db } from '../../db';
+import { preparedRowsOf, schema, type Db } from '../../db';
 import { AppError } from '../../http/errors';
 import {
   addPeopleRow,
@@ -108,8 +108,9 @@ export async function lockTasks(
   returnToStages: readonly number[],
 ): Promise<Map<number, EngineTask>> {
   const others = returnToStages.length > 0 ? sql` or tk.stage_id in (${idList(returnToStages)})` : sql``;
-  const rows = await rowsOf<TaskRow & TaskContextColumns>(
+  const rows = await preparedRowsOf<TaskRow & TaskContextColumns>(
     tx,
+    `task_lock_${returnToStages.length}`,
     sql`select ${taskRowColumns}, ${taskContextColumns(sql`${scope.workspaceId}::integer`)}
       from tasks tk where tk.unit_id = ${scope.unitId} and (tk.id = ${scope.taskId}${others})
       order by tk.id for update of tk`,
