@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { eq, inArray, sql } from 'drizzle-orm';
+import Fastify from 'fastify';
 import pg from 'pg';
 import type { TBatchUnits, TPipeline } from '@stageline/shared';
 import { buildApp, type App } from '../packages/server/src/app';
@@ -304,6 +305,26 @@ export default async function run(): Promise<void> {
       method: 'GET',
       url: `/api/tasks/${taskIds[i]}/`,
     }));
+    // The reference (issue 13, item 6): a bare Fastify route, through inject as well, sending the
+    // same number of primary-key selects one after another on the same database.
+    const bare = Fastify();
+    bare.get<{ Params: { id: string; n: string } }>('/ref/:n/:id', async (request) => {
+      const id = Number(request.params.id);
+      for (let k = 0; k < Number(request.params.n); k++) {
+        await db.execute(sql`select id, status from tasks where id = ${id}`);
+      }
+      return { id };
+    });
+    const reference = async (n: number) =>
+      measure(bare, {} as Headers, taskIds.length, (i) => ({
+        method: 'GET',
+        url: `/ref/${n}/${taskIds[i]}`,
+      }));
+    const refs = new Map<number, { p50: number; p95: number }>();
+    for (const n of new Set([read.statements, submit.statements, accept.statements, reject.statements])) {
+      refs.set(n, await reference(n));
+    }
+    await bare.close();
 
     print(`Database: ${label}; ${Requests} sequential requests per latency row (app.inject, no network).\n`);
     print('| measure | result | target (PostgreSQL) |');
@@ -324,7 +345,13 @@ export default async function run(): Promise<void> {
     print(
       `| the same as 100 pages of 100 (median of 3) | ${ms(median(pagedTimes))} ms | the whole call: ${(median(pagedTimes) / wholeMs).toFixed(1)}× slower |`,
     );
-    const sent = (m: { statements: number }) => `; ${m.statements} statements`;
+    // Each figure with its statements and the bare route's p50 for as many primary-key selects.
+    const sent = (m: { p50: number; statements: number }) => {
+      const ref = refs.get(m.statements)!;
+      const n = m.statements;
+      const plural = n === 1 ? '' : 's';
+      return `; ${n} statement${plural}; bare Fastify + ${n} select${plural} p50 ${ms(ref.p50)} ms (${(m.p50 / ref.p50).toFixed(1)}×)`;
+    };
     print(`| task read p50 / p95 | ${ms(read.p50)} / ${ms(read.p95)} ms${sent(read)} | ≤ 3 statements |`);
     print(
       `| review action: accept p50 / p95 | ${ms(accept.p50)} / ${ms(accept.p95)} ms${sent(accept)} | p95 ≤ 20 ms, ≤ 10 statements |`,
