@@ -1,3 +1,4 @@
+// One file: Vite reads its build from here, and its plugins (prerendered pages, first-load chunk groups read from the module graph, English without identities, precompression) serve only this build.
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
