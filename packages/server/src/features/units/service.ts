@@ -241,8 +241,7 @@ export async function listUnits(
   const after = query.after === undefined ? undefined : readCursor(query.after);
   if (after && query.offset > 0) throw new FieldError({ after: [UnitListMessages.afterWithOffset] });
   const where: SQL[] = [];
-  // What the filters' own rows say of the count (the stored `units_count`), when nothing narrows it.
-  let stored: number | undefined;
+  let pipeline: { projectId: number; unitsCount: number } | undefined;
   if (query.project !== undefined) {
     await authorizeProject(db, { userId, projectId: query.project, action: 'view' });
     where.push(eq(units.projectId, query.project));
@@ -256,26 +255,29 @@ export async function listUnits(
     if (!row) throw new AppError('not_found');
     await actorIn(db, userId, row.workspaceId);
     where.push(eq(units.pipelineId, query.pipeline));
-    if (query.project === undefined || query.project === row.projectId) stored = row.unitsCount;
+    pipeline = row;
   }
   where.push(
     sql`${units.projectId} in (select ${projects.id} from ${projects} where ${inWorkspacesOf(userId, projects.workspaceId)})`,
   );
   if (query.search) where.push(sql`${units.name} ilike ${`%${escapeLike(query.search)}%`}`);
-  if (query.search) stored = undefined;
-  else if (query.project !== undefined && query.pipeline === undefined) {
-    const [row] = await db
-      .select({ unitsCount: projects.unitsCount })
-      .from(projects)
-      .where(eq(projects.id, query.project));
-    stored = row?.unitsCount;
+  // The count: the stored `units_count` of the pipeline or project when nothing else narrows the
+  // list (decision 104); else every match, counted by the page's own query unless it starts after
+  // a cursor (then separately).
+  let known: number | undefined;
+  let counted: SQL | undefined;
+  if (!query.search && pipeline && (query.project === undefined || query.project === pipeline.projectId)) {
+    known = pipeline.unitsCount;
+  } else if (!query.search && query.project !== undefined && query.pipeline === undefined) {
+    counted = sql`(select ${projects.unitsCount} from ${projects} where ${projects.id} = ${query.project})`;
+  } else if (!after) {
+    counted = sql`count(*) over ()`;
   }
   const filter = and(...where);
   const keyed = after ? and(filter, sql`(${units.name}, ${units.id}) > (${after.name}, ${after.id}::integer)`) : filter;
-  // One more row than the page tells whether a next page exists; the window count only when the
-  // stored count cannot answer (a search, or no pipeline or project).
+  // One more row than the page tells whether a next page exists.
   const rows = await db
-    .select({ unit: units, total: stored === undefined ? sql<number>`count(*) over ()::int` : sql<number>`0` })
+    .select({ unit: units, total: sql<number | null>`${counted ?? sql`null`}::int` })
     .from(units)
     .where(keyed)
     .orderBy(asc(units.name), asc(units.id))
@@ -284,8 +286,8 @@ export async function listUnits(
   const more = rows.length > query.limit;
   const page = more ? rows.slice(0, query.limit) : rows;
   const count =
-    stored ??
-    (rows[0] && !after
+    known ??
+    (rows[0] && counted
       ? Number(rows[0].total)
       : Number(
           (
