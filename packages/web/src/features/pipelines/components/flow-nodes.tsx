@@ -39,34 +39,29 @@ export const StageNode = memo(function StageNode(props: NodeProps<TFlowNode>) {
   return level === 'compact' ? <CompactStage {...props} /> : <FullStage {...props} />;
 });
 
+/** The box of a stage at each level of detail: its class and what tests and styles read of it. */
+function stageBox({ id, data, selected }: Pick<NodeProps<TFlowNode>, 'id' | 'data' | 'selected'>, level: TDetail) {
+  return {
+    className: level === 'full' ? classes.node : `${classes.node} ${classes.compact}`,
+    'data-testid': 'flow-node',
+    'data-id': id,
+    'data-kind': 'stage',
+    ...(level === 'full' ? {} : { 'data-compact': 'true' }),
+    ...(level === 'tiny' ? { 'data-tiny': 'true' } : {}),
+    'data-selected': selected ? 'true' : 'false',
+    'data-highlighted': data.highlighted ? 'true' : 'false',
+  };
+}
+
 /** Far out: the box alone, with its selection and highlight. */
 function TinyStage({ id, data, selected }: NodeProps<TFlowNode>) {
-  return (
-    <div
-      className={`${classes.node} ${classes.compact}`}
-      data-testid="flow-node"
-      data-id={id}
-      data-kind="stage"
-      data-compact="true"
-      data-tiny="true"
-      data-selected={selected ? 'true' : 'false'}
-      data-highlighted={data.highlighted ? 'true' : 'false'}
-    />
-  );
+  return <div {...stageBox({ id, data, selected }, 'tiny')} />;
 }
 
 /** Zoomed out: the name only (larger, so it stays legible longer), and the two handles. */
 function CompactStage({ id, data, selected, sourcePosition, targetPosition }: NodeProps<TFlowNode>) {
   return (
-    <div
-      className={`${classes.node} ${classes.compact}`}
-      data-testid="flow-node"
-      data-id={id}
-      data-kind="stage"
-      data-compact="true"
-      data-selected={selected ? 'true' : 'false'}
-      data-highlighted={data.highlighted ? 'true' : 'false'}
-    >
+    <div {...stageBox({ id, data, selected }, 'compact')}>
       <Handle type="target" position={targetPosition ?? Position.Left} className={classes.handle} />
       <span className={classes.name}>{data.name}</span>
       <Handle type="source" position={sourcePosition ?? Position.Right} className={classes.handle} />
@@ -82,14 +77,7 @@ function FullStage({ id, data, selected, sourcePosition, targetPosition }: NodeP
   const Icon = mode ? modeIcons[mode] : null;
   const counters = data.counters;
   return (
-    <div
-      className={classes.node}
-      data-testid="flow-node"
-      data-id={id}
-      data-kind="stage"
-      data-selected={selected ? 'true' : 'false'}
-      data-highlighted={data.highlighted ? 'true' : 'false'}
-    >
+    <div {...stageBox({ id, data, selected }, 'full')}>
       <Handle type="target" position={targetPosition ?? Position.Left} className={classes.handle} />
       <div className={classes.header}>
         {actions ? (
