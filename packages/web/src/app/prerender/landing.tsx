@@ -1,15 +1,8 @@
-import { MantineProvider } from '@mantine/core';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import i18next from 'i18next';
-import { renderToString } from 'react-dom/server';
-import { I18nextProvider, initReactI18next } from 'react-i18next';
-import { MemoryRouter, Route, Routes } from 'react-router';
-import type { TLanguage } from '@stageline/shared';
-import { baseI18nOptions } from '@stageline/shared/i18n';
+import { paths, type TLanguage } from '@stageline/shared';
 import LandingScreen from '../../features/public/routes/landing';
 import { PublicLayout } from '../layouts/public-layout';
-import { cssVariablesResolver, theme } from '../theme';
 import { escapeHtml, prerenderedDocument } from './document';
+import { renderScreen } from './render-screen';
 
 /**
  * The landing page of `language` as a whole HTML document: the built `index.html` (its styles and
@@ -23,24 +16,11 @@ export function renderLandingPage(
   language: TLanguage,
   { stylesheets = [], withoutScript }: { stylesheets?: string[]; withoutScript?: { light: string; dark: string } } = {},
 ): string {
-  const i18n = i18next.createInstance();
-  void i18n.use(initReactI18next).init({ ...baseI18nOptions, lng: language, initAsync: false });
-  const markup = renderToString(
-    <I18nextProvider i18n={i18n}>
-      <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="light">
-        {/* The header asks for the session (a visitor here: no token, no query runs). */}
-        <QueryClientProvider client={new QueryClient()}>
-          <MemoryRouter>
-            <Routes>
-              <Route element={<PublicLayout />}>
-                <Route index element={<LandingScreen />} />
-              </Route>
-            </Routes>
-          </MemoryRouter>
-        </QueryClientProvider>
-      </MantineProvider>
-    </I18nextProvider>,
-  );
+  const { markup, i18n } = renderScreen(language, {
+    path: paths.home(),
+    layout: <PublicLayout />,
+    screen: <LandingScreen />,
+  });
   const description = i18n.t(
     'Draw your process as a diagram of stages. Stageline creates a task for every unit at every stage, routes it to its reviewers and shows where each piece of work stands.',
   );

@@ -1,0 +1,41 @@
+import { MantineProvider } from '@mantine/core';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import i18next, { type i18n as TI18n } from 'i18next';
+import type { ReactElement } from 'react';
+import { renderToString } from 'react-dom/server';
+import { I18nextProvider, initReactI18next } from 'react-i18next';
+import { MemoryRouter, Route, Routes } from 'react-router';
+import type { TLanguage } from '@stageline/shared';
+import { baseI18nOptions } from '@stageline/shared/i18n';
+import { cssVariablesResolver, theme } from '../theme';
+
+/**
+ * One screen of the app rendered to HTML in `language`, inside its layout at `path`, with the
+ * app's providers (the light scheme; theme-init.js sets the visitor's before the page paints).
+ * No query runs while rendering to a string, so what waits for one (the header's session, the
+ * OAuth providers) draws nothing yet. Returns the markup and the translations used, for the page's
+ * other texts.
+ */
+export function renderScreen(
+  language: TLanguage,
+  { path, layout, screen }: { path: string; layout: ReactElement; screen: ReactElement },
+): { markup: string; i18n: TI18n } {
+  const i18n = i18next.createInstance();
+  void i18n.use(initReactI18next).init({ ...baseI18nOptions, lng: language, initAsync: false });
+  const markup = renderToString(
+    <I18nextProvider i18n={i18n}>
+      <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="light">
+        <QueryClientProvider client={new QueryClient()}>
+          <MemoryRouter initialEntries={[path]}>
+            <Routes>
+              <Route element={layout}>
+                <Route path={path} element={screen} />
+              </Route>
+            </Routes>
+          </MemoryRouter>
+        </QueryClientProvider>
+      </MantineProvider>
+    </I18nextProvider>,
+  );
+  return { markup, i18n };
+}
