@@ -6,7 +6,8 @@
  * server: batch ≤ 1 s, matrix p95 ≤ 100 ms, review action p95 ≤ 20 ms, My work p95 ≤ 50 ms.
  *
  * Env: BENCH_DATABASE_URL=postgres://… (a server: a fresh database is created on it and dropped at
- * the end); otherwise PGlite in a temporary directory. BENCH_REQUESTS=n (default 200).
+ * the end, unless BENCH_KEEP=1); otherwise PGlite in a temporary directory. BENCH_REQUESTS=n
+ * (default 200); BENCH_UNITS=n units in the matrix pipeline (default 10,000).
  * Run: `npm run bench -- tasks`, or alone: `node --import tsx bench/tasks.bench.ts`.
  */
 import { randomBytes } from 'node:crypto';
@@ -14,7 +15,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { eq, inArray, sql } from 'drizzle-orm';
+import { eq, inArray, sql, type SQL } from 'drizzle-orm';
 import Fastify from 'fastify';
 import pg from 'pg';
 import type { TBatchUnits, TPipeline } from '@stageline/shared';
@@ -30,6 +31,9 @@ const print = (line: string) => process.stdout.write(`${line}\n`);
 
 const Stages = 20;
 const Requests = Number(process.env.BENCH_REQUESTS ?? 200);
+/** Units of the matrix pipeline (`BENCH_UNITS`, default 10,000): the README's table runs 1k, 10k and 50k. */
+const MatrixUnits = Number(process.env.BENCH_UNITS ?? 10_000);
+const thousands = (n: number) => n.toLocaleString('en-US');
 const password = 'bench password 1234';
 
 const config = loadConfig({
@@ -70,7 +74,12 @@ async function openBenchDatabase(): Promise<{ database: Database; label: string;
   const database = await openDatabase({ databaseUrl: url.toString(), poolSize: 10 });
   const [version] = await rowsOf<{ server_version: string }>(database.db, sql`show server_version`);
   const label = `PostgreSQL ${version?.server_version ?? ''}`;
-  return { database, label, cleanup: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+  // BENCH_KEEP=1 keeps the database for a look at the plans afterwards (`EXPLAIN ANALYZE` in psql).
+  const keep = process.env.BENCH_KEEP === '1';
+  const cleanup = keep
+    ? async () => print(`Kept the database ${name} (BENCH_KEEP=1).`)
+    : () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  return { database, label, cleanup };
 }
 
 async function call<T>(
@@ -109,6 +118,18 @@ async function measure(
   }
   times.sort((a, b) => a - b);
   return { p50: percentile(times, 50), p95: percentile(times, 95), statements };
+}
+
+/** Latencies (ms) of `count` sequential runs of a plain statement: a reference for the rows a route reads. */
+async function measureSql(count: number, statement: () => Promise<unknown>) {
+  const times: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const started = performance.now();
+    await statement();
+    times.push(performance.now() - started);
+  }
+  times.sort((a, b) => a - b);
+  return { p50: percentile(times, 50), p95: percentile(times, 95) };
 }
 
 export default async function run(): Promise<void> {
@@ -200,17 +221,22 @@ export default async function run(): Promise<void> {
     }
     batchTimes.sort((a, b) => a - b);
 
-    // 2. The matrix: 10,000 units × 20 stages (200,000 tasks) with mixed statuses.
+    // 2. The matrix: 10,000 units × 20 stages (200,000 tasks) with mixed statuses, some due dates.
     const matrix = await pipelineOf('Matrix', Stages);
     const seedStarted = performance.now();
-    await batch(matrix.id, 10_000);
+    for (let done = 0; done < MatrixUnits; done += 10_000) {
+      await batch(matrix.id, Math.min(10_000, MatrixUnits - done), `Shot {count}-${done}`);
+    }
     const seedMs = performance.now() - seedStarted;
+    await db.execute(sql`update tasks set use_stage_defaults = false,
+        due_date = '2030-01-01'::timestamptz + (id % 997) * interval '1 hour'
+      where pipeline_id = ${matrix.id} and id % 3 = 0`);
     await db.execute(sql`update tasks set status = (array['todo','in_progress','review','edit','done'])[1 + (id % 5)]
       where stage_id in (select id from stages where pipeline_id = ${matrix.id})`);
     // Statuses set by hand: readiness follows them as the engine's own changes would have it.
     await refreshPipelineReadiness(db, matrix.id, new Date());
     await db.execute(sql`analyze`);
-    const pages = Math.floor(10_000 / 50);
+    const pages = Math.floor(MatrixUnits / 50);
     const matrixPlain = await measure(app, meHeaders, Requests, (i) => ({
       method: 'GET',
       url: `/api/units/matrix/?pipeline=${matrix.id}&limit=50&offset=${((i * 37) % pages) * 50}`,
@@ -257,11 +283,42 @@ export default async function run(): Promise<void> {
     for (let i = 0; i < 3; i++) {
       pagedTimes.push(
         await timed(async () => {
-          for (let offset = 0; offset < 10_000; offset += 100)
+          for (let offset = 0; offset < MatrixUnits; offset += 100)
             await call(app, meHeaders, 'GET', `/api/units/matrix/?pipeline=${matrix.id}&limit=100&offset=${offset}`);
         }),
       );
     }
+
+    // 2c. A pipeline's tasks, a page of 50 (issue 13 item 3): the first page, and a page after a cursor
+    // half-way down (key paging), each beside node-pg reading the same 50 rows in the same order.
+    const keyAt = async (position: number) => {
+      const [row] = await rowsOf<{ due: Date | string | null; id: number }>(
+        db,
+        sql`select effective_due as due, id from tasks where pipeline_id = ${matrix.id}
+          order by coalesce(effective_due, 'infinity'::timestamptz), id offset ${position} limit 1`,
+      );
+      const due = row!.due === null ? null : new Date(row!.due).toISOString();
+      return { cursor: Buffer.from(JSON.stringify([due, row!.id])).toString('base64url'), due, id: row!.id };
+    };
+    const middle = await keyAt(Math.floor((MatrixUnits * Stages) / 2));
+    const taskPage = await measure(app, meHeaders, Requests, () => ({
+      method: 'GET',
+      url: `/api/tasks/?pipeline=${matrix.id}&limit=50`,
+    }));
+    const taskKeyPage = await measure(app, meHeaders, Requests, () => ({
+      method: 'GET',
+      url: `/api/tasks/?pipeline=${matrix.id}&limit=50&after=${middle.cursor}`,
+    }));
+    const plainPage = (after: SQL) =>
+      measureSql(Requests, () =>
+        db.execute(sql`select t.id, t.status, t.effective_due, t.unit_id, t.stage_id from tasks t
+          where t.pipeline_id = ${matrix.id}${after}
+          order by coalesce(t.effective_due, 'infinity'::timestamptz), t.id limit 50`),
+      );
+    const taskPageRef = await plainPage(sql``);
+    const taskKeyPageRef = await plainPage(
+      sql` and (coalesce(t.effective_due, 'infinity'::timestamptz), t.id) > (${middle.due ?? 'infinity'}::timestamptz, ${middle.id}::integer)`,
+    );
 
     // 3. My work: "me" is the default assignee of every stage of a 20-stage pipeline with 50 units.
     const mine = await pipelineOf('Mine', Stages, { default_assignees: [me.id] });
@@ -271,6 +328,17 @@ export default async function run(): Promise<void> {
       url: `/api/tasks/?assignee=me&limit=50&offset=${(i % 20) * 50}`,
     }));
     const myWorkCount = (await call<{ count: number }>(app, meHeaders, 'GET', '/api/tasks/?assignee=me&limit=1')).count;
+    // Its reference: node-pg reading a page's 50 rows by primary key.
+    const myIds = (
+      await call<{ results: { id: number }[] }>(app, meHeaders, 'GET', '/api/tasks/?assignee=me&limit=50')
+    ).results.map((task) => task.id);
+    const myWorkRef = await measureSql(Requests, () =>
+      db.execute(sql`select t.id, t.status, t.effective_due, t.unit_id, t.stage_id from tasks t
+        where t.id in (${sql.join(
+          myIds.map((id) => sql`${id}`),
+          sql`, `,
+        )})`),
+    );
 
     // 4. Review actions: tasks in review with two reviewers (each_immediate), one accept each.
     const review = await pipelineOf('Review', 1, { default_reviewers: [me.id, reviewer.id] });
@@ -330,9 +398,9 @@ export default async function run(): Promise<void> {
     print('| measure | result | target (PostgreSQL) |');
     print('|---|---|---|');
     print(`| batch-create 1,000 units × 20 stages (median of 3) | ${ms(batchTimes[1]!)} ms | ≤ 1,000 ms |`);
-    print(`| batch-create 10,000 units × 20 stages (seeding the matrix) | ${ms(seedMs)} ms | — |`);
+    print(`| batch-create ${thousands(MatrixUnits)} units × 20 stages (seeding the matrix) | ${ms(seedMs)} ms | — |`);
     print(
-      `| matrix page (50 of 10,000 units × 20 stages) p50 / p95 | ${ms(matrixPlain.p50)} / ${ms(matrixPlain.p95)} ms | p95 ≤ 100 ms |`,
+      `| matrix page (50 of ${thousands(MatrixUnits)} units × 20 stages) p50 / p95 | ${ms(matrixPlain.p50)} / ${ms(matrixPlain.p95)} ms | p95 ≤ 100 ms |`,
     );
     print(
       `| matrix page filtered (status=review, sort=-name) p50 / p95 | ${ms(matrixFiltered.p50)} / ${ms(matrixFiltered.p95)} ms | — |`,
@@ -340,7 +408,7 @@ export default async function run(): Promise<void> {
     const wholeMs = median(wholeTimes);
     const rawMs = median(rawTimes);
     print(
-      `| whole matrix, 10,000 units × 20 stages (median of 5) | ${ms(wholeMs)} ms; ${(wholeBytes / 1e6).toFixed(1)} MB, gzip ${(wholeGzip / 1e6).toFixed(1)} MB | ≤ 1.0× the plain query: ${ms(rawMs)} ms (${(wholeMs / rawMs).toFixed(2)}×) |`,
+      `| whole matrix, ${thousands(MatrixUnits)} units × 20 stages (median of 5) | ${ms(wholeMs)} ms; ${(wholeBytes / 1e6).toFixed(1)} MB, gzip ${(wholeGzip / 1e6).toFixed(1)} MB | ≤ 1.0× the plain query: ${ms(rawMs)} ms (${(wholeMs / rawMs).toFixed(2)}×) |`,
     );
     print(
       `| the same as 100 pages of 100 (median of 3) | ${ms(median(pagedTimes))} ms | the whole call: ${(median(pagedTimes) / wholeMs).toFixed(1)}× slower |`,
@@ -360,8 +428,17 @@ export default async function run(): Promise<void> {
       `| review action: reject p50 / p95 | ${ms(reject.p50)} / ${ms(reject.p95)} ms${sent(reject)} | p95 ≤ 20 ms, ≤ 10 statements |`,
     );
     print(`| submit p50 / p95 | ${ms(submit.p50)} / ${ms(submit.p95)} ms${sent(submit)} | ≤ 10 statements |`);
+    /** A figure beside node-pg reading the same rows: their p50s and the ratio. */
+    const versus = (m: { p50: number }, ref: { p50: number }) =>
+      `; node-pg, the same rows: p50 ${ms(ref.p50)} ms (${(m.p50 / ref.p50).toFixed(1)}×)`;
     print(
-      `| My work (${myWorkCount} tasks, page of 50) p50 / p95 | ${ms(myWork.p50)} / ${ms(myWork.p95)} ms | p95 ≤ 50 ms |`,
+      `| My work (${myWorkCount} tasks, page of 50) p50 / p95 | ${ms(myWork.p50)} / ${ms(myWork.p95)} ms${versus(myWork, myWorkRef)} | p95 ≤ 30 ms |`,
+    );
+    print(
+      `| a pipeline's tasks (${thousands(MatrixUnits * Stages)}), first page of 50 p50 / p95 | ${ms(taskPage.p50)} / ${ms(taskPage.p95)} ms; ${taskPage.statements} statements${versus(taskPage, taskPageRef)} | the same at 50k units as at 1k |`,
+    );
+    print(
+      `| the same, a page by key half-way down p50 / p95 | ${ms(taskKeyPage.p50)} / ${ms(taskKeyPage.p95)} ms${versus(taskKeyPage, taskKeyPageRef)} | — |`,
     );
   } finally {
     await app.close();

@@ -609,6 +609,7 @@ describe('permission matrix', () => {
         (['todo', 'in_progress', 'review'] as const).map((status, i) => ({
           unitId: units[i]!.id,
           stageId: stage,
+          pipelineId: pipeline.id,
           status,
           iterationNumber: status === 'review' ? 1 : 0,
           useStageDefaults: status !== 'review',
@@ -633,8 +634,15 @@ describe('permission matrix', () => {
     const [queue, remind] = await db
       .insert(schema.tasks)
       .values([
-        { unitId: teamUnits[0]!.id, stageId: stage, status: 'todo', useStageDefaults: false },
-        { unitId: teamUnits[1]!.id, stageId: stage, status: 'review', iterationNumber: 1, useStageDefaults: false },
+        { unitId: teamUnits[0]!.id, stageId: stage, pipelineId: pipeline.id, status: 'todo', useStageDefaults: false },
+        {
+          unitId: teamUnits[1]!.id,
+          stageId: stage,
+          pipelineId: pipeline.id,
+          status: 'review',
+          iterationNumber: 1,
+          useStageDefaults: false,
+        },
       ])
       .returning({ id: schema.tasks.id });
     await db.insert(schema.taskAssigneeTeams).values({ ownerId: queue!.id, teamId: team!.id });

@@ -521,6 +521,8 @@ export const pipelines = pgTable(
     version: integer('version').notNull().default(0),
     /** How many units the pipeline has, kept like `projects.units_count`. */
     unitsCount: integer('units_count').notNull().default(0),
+    /** How many tasks the pipeline has, kept the same way by triggers on `tasks` (decision 108). */
+    tasksCount: integer('tasks_count').notNull().default(0),
     ...timestamps,
   },
   (t) => [
@@ -556,6 +558,8 @@ export const stages = pgTable(
   },
   (t) => [
     index('stages_pipeline_id_idx').on(t.pipelineId),
+    // The target of a task's (stage, pipeline) key, so a task's stored pipeline is its stage's.
+    uniqueIndex('stages_id_pipeline_id_key').on(t.id, t.pipelineId),
     uniqueIndex('stages_one_root_end_key')
       .on(t.pipelineId, t.kind)
       .where(sql`kind in ('root', 'end')`),
@@ -646,13 +650,18 @@ export const tasks = pgTable(
     unitId: integer('unit_id')
       .notNull()
       .references(() => units.id, { onDelete: 'cascade' }),
-    stageId: integer('stage_id')
-      .notNull()
-      .references(() => stages.id, { onDelete: 'cascade' }),
+    stageId: integer('stage_id').notNull(),
+    /** The stage's pipeline, stored so a pipeline's tasks have an index of their own (decision 108). */
+    pipelineId: integer('pipeline_id').notNull(),
     status: varchar('status', { length: 16 }).$type<TTaskStatus>().notNull(),
     useStageDefaults: boolean('use_stage_defaults').notNull().default(true),
     dueDate: at('due_date'),
     readyAt: at('ready_at'),
+    /**
+     * The due date that applies: `due_date`, or the stage's default while `use_stage_defaults`. Kept
+     * by the database (`task_effective_due` and its triggers, decision 108); inserts compute it.
+     */
+    effectiveDue: at('effective_due'),
     iterationNumber: integer('iteration_number').notNull().default(0),
     /** When an assignee last reminded the reviewers (docs/review-rules.md: at most once an hour). */
     remindedAt: at('reminded_at'),
@@ -662,6 +671,13 @@ export const tasks = pgTable(
     // Also serves every lookup by unit (its leading column).
     uniqueIndex('tasks_unit_id_stage_id_key').on(t.unitId, t.stageId),
     index('tasks_stage_id_status_idx').on(t.stageId, t.status),
+    foreignKey({
+      name: 'tasks_stage_pipeline_fk',
+      columns: [t.stageId, t.pipelineId],
+      foreignColumns: [stages.id, stages.pipelineId],
+    }).onDelete('cascade'),
+    // A pipeline's tasks in the lists' order: soonest effective due date first (none last), then id.
+    index('tasks_pipeline_due_idx').on(t.pipelineId, sql`coalesce(${t.effectiveDue}, 'infinity'::timestamptz)`, t.id),
     check('tasks_status_check', oneOf(t.status, TaskStatuses)),
     check('tasks_iteration_number_check', sql`${t.iterationNumber} >= 0`),
   ],

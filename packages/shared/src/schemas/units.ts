@@ -319,6 +319,8 @@ export const ZTaskListQuery = z.object({
   workable: z.enum(['true']).optional(),
   /** The caller's team queues: tasks assigned to a team of the caller, not yet done (docs/review-rules.md). */
   queue: z.enum(['team']).optional(),
+  /** The `next_cursor` of the page before: pages by key, as `GET units/` does. Not with `offset`. */
+  after: z.string().max(1000).optional(),
   offset: ZOffset,
   limit: ZPageLimit,
 });
@@ -340,6 +342,8 @@ export type TTaskListItem = z.infer<typeof ZTaskListItem>;
 export const ZTaskList = z.object({
   count: z.number().int(),
   next: z.number().int().nullable(),
+  /** The `after` of the next page, or null on the last one. */
+  next_cursor: z.string().nullable(),
   results: z.array(ZTaskListItem),
 });
 export type TTaskList = z.infer<typeof ZTaskList>;

@@ -114,7 +114,7 @@ export async function projectWorkload(
     sql`
     with open_tasks as (
       select t.id, t.stage_id, t.use_stage_defaults, ${overdueAt(now)} as overdue
-      from tasks t join stages s on s.id = t.stage_id join units u on u.id = t.unit_id
+      from tasks t join units u on u.id = t.unit_id
       where u.project_id = ${projectId} and t.status <> 'done'),
     carried as (
       select d.user_id, o.id, o.overdue from open_tasks o

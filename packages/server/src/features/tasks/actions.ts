@@ -185,20 +185,6 @@ async function replaceOwn(
   if (unique.length > 0) await tx.insert(table).values(unique.map((teamId) => ({ ownerId: taskId, teamId })));
 }
 
-/** The stage's effective due date for a task, for seeding the task's own value. */
-async function stageDue(tx: Db, taskId: number): Promise<Date | null> {
-  const [row] = await tx
-    .select({
-      due: sql<
-        string | null
-      >`coalesce(${stages.defaultDueDate}::timestamp at time zone 'UTC', ${tasks.readyAt} + ${stages.defaultDueDays} * interval '1 day')`,
-    })
-    .from(tasks)
-    .innerJoin(stages, eq(stages.id, tasks.stageId))
-    .where(eq(tasks.id, taskId));
-  return row?.due == null ? null : new Date(row.due);
-}
-
 /** What changes a task's own people and teams (PATCH, and "Take"). */
 type PeopleChange = Pick<
   TaskPatch,
@@ -244,7 +230,7 @@ async function applyPeopleChange(
         ? null
         : new Date(change.due_date)
       : seeding
-        ? await stageDue(tx, task.row.id)
+        ? task.row.effectiveDue // the stage's, while the task followed its defaults
         : undefined;
   await tx
     .update(tasks)

@@ -25,8 +25,9 @@ export type TaskScope = {
 
 /** The columns of a task row, named as Drizzle names them (`TaskRow`). */
 export const taskRowColumns = sql.raw(
-  `tk.id, tk.unit_id as "unitId", tk.stage_id as "stageId", tk.status, tk.use_stage_defaults as "useStageDefaults",
-  tk.due_date as "dueDate", tk.ready_at as "readyAt", tk.iteration_number as "iterationNumber",
+  `tk.id, tk.unit_id as "unitId", tk.stage_id as "stageId", tk.pipeline_id as "pipelineId", tk.status,
+  tk.use_stage_defaults as "useStageDefaults", tk.due_date as "dueDate", tk.ready_at as "readyAt",
+  tk.effective_due as "effectiveDue", tk.iteration_number as "iterationNumber",
   tk.reminded_at as "remindedAt", tk.created_at as "createdAt", tk.updated_at as "updatedAt"`,
 );
 

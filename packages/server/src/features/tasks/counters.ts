@@ -20,14 +20,14 @@ export async function countTasks(
 ): Promise<Map<number, TTaskCounters>> {
   const result = new Map<number, TTaskCounters>();
   if (pipelineIds.length === 0) return result;
-  const key = by === 'pipeline' ? sql.raw('s.pipeline_id') : sql.raw('t.stage_id');
+  const key = by === 'pipeline' ? sql.raw('t.pipeline_id') : sql.raw('t.stage_id');
   const ids = idList(pipelineIds);
   const rows = await rowsOf<{ key: number; status: TTaskStatus; n: number; overdue: number }>(
     db,
     sql`
     select ${key} as key, t.status, count(*)::int as n, count(*) filter (where ${overdueAt(now)})::int as overdue
-    from tasks t join stages s on s.id = t.stage_id
-    where s.pipeline_id in (${ids})
+    from tasks t
+    where t.pipeline_id in (${ids})
     group by ${key}, t.status`,
   );
   for (const row of rows) {

@@ -11,6 +11,6 @@ export {
 export { countTasks, zeroCounters } from './counters';
 export { exportTasks } from './list';
 export { loadCells, loadGraph, type PipelineGraph } from './read';
-export { at, effectiveDue, overdueAt, readySql, rowsOf, tasksOfPerson } from './sql';
+export { at, effectiveDue, overdueAt, readySql, rowsOf, stageDue, tasksOfPerson } from './sql';
 export { effectivePeople } from './state';
 export { tasksOfTeam } from './teams';

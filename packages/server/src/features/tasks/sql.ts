@@ -5,7 +5,7 @@ import type { Db } from '../../db';
  * SQL pieces the task reads share, so that lists, the matrix and counters compute readiness, the
  * effective due date and the effective people exactly as the engine's functions do
  * (`isReady`, `effectiveAssignment`, `isOverdue` of `@stageline/shared`). Each expects the task as
- * `t` and its stage as `s`.
+ * `t` (and `stageDue` its stage as `s`).
  */
 
 export { rowsOf } from '../../db';
@@ -21,13 +21,20 @@ export const idList = (ids: readonly number[]) =>
 export const at = (now: Date) => sql`${now.toISOString()}::timestamptz`;
 
 /**
- * The due date that applies (`effectiveAssignment`): the task's own, or the stage's fixed date
- * (midnight UTC, as the wire's `YYYY-MM-DD` parses), or days after the task became ready.
+ * The due date that applies (`effectiveAssignment`): the task's own, or its stage's default. Stored in
+ * `tasks.effective_due` and kept by the database (migration 0014, decision 108), so lists sort and
+ * filter by it through an index.
  */
-export const effectiveDue = sql.raw(
-  `(case when t.use_stage_defaults then coalesce(s.default_due_date::timestamp at time zone 'UTC', ` +
-    `t.ready_at + s.default_due_days * interval '1 day') else t.due_date end)`,
-);
+export const effectiveDue = sql.raw('t.effective_due');
+
+/** The lists' order on the effective due date, no date last: what `tasks_pipeline_due_idx` holds. */
+export const dueOrder = sql.raw(`coalesce(t.effective_due, 'infinity'::timestamptz)`);
+
+/**
+ * The stage `s`'s default due date for task `t` (its fixed date, or days after `t` became ready):
+ * the database's `stage_due`, the one SQL copy of the rule.
+ */
+export const stageDue = sql.raw('stage_due(s.default_due_date, s.default_due_days, t.ready_at)');
 
 /** `isOverdue` in SQL: an effective due date before `now`, and not done. */
 export const overdueAt = (now: Date) => sql`(t.status <> 'done' and ${effectiveDue} < ${at(now)})`;

@@ -130,6 +130,7 @@ export function taskRowOf(raw: TaskRow): TaskRow {
     ...raw,
     dueDate: date(raw.dueDate),
     readyAt: date(raw.readyAt),
+    effectiveDue: date(raw.effectiveDue),
     remindedAt: date(raw.remindedAt),
     createdAt: new Date(raw.createdAt),
     updatedAt: new Date(raw.updatedAt),

@@ -61,7 +61,9 @@ describe('statements per request', () => {
     ok(await member('POST', `/api/tasks/${id}/submit/`));
     counts.accept = await counted(() => admin('POST', `/api/tasks/${id}/accept/`, {}));
     // Measured 2026-11-24 on both databases (they agree), with the session cache warm; a page of
-    // units reads the stored count, not every unit (decision 104). A read is one
+    // units reads the stored count, not every unit (decision 104), and a pipeline's page of tasks its
+    // stored task count, after one statement checking the pipeline through the caller's membership
+    // (decision 108). A read is one
     // statement (the caller's access folded in); an action is BEGIN, the access check with the
     // unit's lock, the task's lock with its context, the engine's writes, readiness, the live events
     // with the webhooks, the notifications (when any), COMMIT, and the read (was 6, 16, 21, 19, 19).
@@ -71,7 +73,7 @@ describe('statements per request', () => {
       submit: 9,
       reject: 8,
       accept: 8,
-      page: 3,
+      page: 2,
       units: 3,
       unitsOfProject: 3,
       project: 3,

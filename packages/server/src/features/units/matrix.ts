@@ -28,9 +28,8 @@ export async function matrixPage(db: Db, { userId, query }: { userId: number; qu
   const { workspaceId } = await authorizePipelineUnits(db, { userId, pipelineId: query.pipeline });
   const now = new Date();
   const graph = await loadGraph(db, query.pipeline, workspaceId);
-  const stagesOfPipeline = sql`(select id from stages where pipeline_id = ${query.pipeline})`;
   const taskFilter = (condition: SQL) =>
-    sql`u.id in (select t.unit_id from tasks t join stages s on s.id = t.stage_id where t.stage_id in ${stagesOfPipeline} and ${condition})`;
+    sql`u.id in (select t.unit_id from tasks t where t.pipeline_id = ${query.pipeline} and ${condition})`;
 
   const where: SQL[] = [sql`u.pipeline_id = ${query.pipeline}`];
   if (query.search) where.push(sql`u.name ilike ${`%${escapeLike(query.search)}%`}`);
@@ -46,7 +45,7 @@ export async function matrixPage(db: Db, { userId, query }: { userId: number; qu
 
   if (query.assignee_team !== undefined) {
     // A team of another workspace assigns nothing here.
-    where.push(taskFilter(sql`t.id in ${tasksOfTeam(query.assignee_team)} and s.pipeline_id = ${query.pipeline}`));
+    where.push(taskFilter(sql`t.id in ${tasksOfTeam(query.assignee_team)}`));
   }
 
   const page = await rowsOf<{ id: number; name: string; total: number }>(
@@ -141,7 +140,7 @@ export async function wholeMatrix(
       c as (
         select t.id, t.unit_id, t.stage_id, t.status, t.use_stage_defaults, t.ready_at is not null as ready,
           ${effectiveDue} as due, coalesce(${overdueAt(now)}, false) as overdue
-        from tasks t join stages s on s.id = t.stage_id where s.pipeline_id = ${pipelineId}${ofUnits(sql`t.unit_id`)}),
+        from tasks t where t.pipeline_id = ${pipelineId}${ofUnits(sql`t.unit_id`)}),
       own as (
         select a.task_id, json_agg(a.user_id order by a.user_id) as ids from task_assignees a
         join c on c.id = a.task_id and not c.use_stage_defaults

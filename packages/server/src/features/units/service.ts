@@ -12,10 +12,11 @@ import {
 } from '@stageline/shared';
 import type { z } from 'zod';
 import { escapeLike, rowsOf, schema, type Db } from '../../db';
+import { isRowId, readCursor, writeCursor } from '../../http/cursor';
 import { AppError, FieldError } from '../../http/errors';
 import { emitTasksCreated, emitWebhookEvents, publish } from '../events';
 import { authorizeProject } from '../projects';
-import { insertUnitsWithTasks, loadCells, loadGraph, lockGraphForShare } from '../tasks';
+import { insertUnitsWithTasks, loadCells, loadGraph, lockGraphForShare, stageDue } from '../tasks';
 import { actorIn, inWorkspacesOf } from '../workspaces';
 import { authorizeNewUnit, authorizeUnit, type UnitRow } from './policy';
 
@@ -199,8 +200,7 @@ async function switchToOwnValues(
   const switched = await rowsOf<{ id: number; unit_id: number; stage_id: number }>(
     tx,
     sql`update tasks t set use_stage_defaults = false, updated_at = ${now.toISOString()}::timestamptz,
-        due_date = coalesce(x.due::timestamptz, s.default_due_date::timestamp at time zone 'UTC',
-          t.ready_at + s.default_due_days * interval '1 day')
+        due_date = coalesce(x.due::timestamptz, ${stageDue})
       from json_to_recordset(${JSON.stringify(own)}::json) as x(unit int, stage int, due text)
       join stages s on s.id = x.stage
       where t.unit_id = x.unit and t.stage_id = x.stage
@@ -238,8 +238,9 @@ export async function listUnits(
   db: Db,
   { userId, query }: { userId: number; query: z.infer<typeof ZUnitListQuery> },
 ): Promise<TUnitList> {
-  const after = query.after === undefined ? undefined : readCursor(query.after);
-  if (after && query.offset > 0) throw new FieldError({ after: [UnitListMessages.afterWithOffset] });
+  const after = readCursor(query.after, query.offset, ([name, id, ...rest]) =>
+    typeof name === 'string' && isRowId(id) && rest.length === 0 ? { name, id } : undefined,
+  );
   const where: SQL[] = [];
   let pipeline: { projectId: number; unitsCount: number } | undefined;
   if (query.project !== undefined) {
@@ -302,38 +303,9 @@ export async function listUnits(
   return {
     count,
     next: !after && more ? end : null,
-    next_cursor: more && last ? writeCursor({ name: last.name, id: last.id }) : null,
+    next_cursor: more && last ? writeCursor([last.name, last.id]) : null,
     results: page.map((r) => presentSummary(r.unit)),
   };
-}
-
-export const UnitListMessages = {
-  badCursor: 'This page link is not valid: start again from the first page.',
-  afterWithOffset: 'Give either after or offset, not both.',
-} as const;
-
-/** A key page's cursor: the last unit's sort key, as base64url JSON (opaque to clients). */
-function writeCursor(key: { name: string; id: number }): string {
-  return Buffer.from(JSON.stringify([key.name, key.id])).toString('base64url');
-}
-
-/** The key a cursor names; a 400 on `after` for anything else. */
-function readCursor(cursor: string): { name: string; id: number } {
-  try {
-    const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (
-      Array.isArray(value) &&
-      value.length === 2 &&
-      typeof value[0] === 'string' &&
-      Number.isSafeInteger(value[1]) &&
-      (value[1] as number) > 0
-    ) {
-      return { name: value[0], id: value[1] as number };
-    }
-  } catch {
-    // Falls through to the field error.
-  }
-  throw new FieldError({ after: [UnitListMessages.badCursor] });
 }
 
 /** Kept for the matrix module, which imports it from here. */

@@ -48,13 +48,16 @@ export const taskListQueryOptions = (query: TTaskListQuery) =>
 export const useTaskList = (query: TTaskListQuery, enabled = true) =>
   useQuery({ ...taskListQueryOptions(query), enabled });
 
-/** The same list a page at a time ('Show more'): each page starts at the previous answer's `next`. */
+/**
+ * The same list a page at a time ('Show more'): each page starts after the previous answer's last
+ * task (`next_cursor`, key paging: a later page costs what the first does).
+ */
 export const taskPagesQueryOptions = (query: TTaskListQuery) =>
   infiniteQueryOptions({
     queryKey: taskKeys.pages(query),
-    queryFn: ({ signal, pageParam }) => getTasks({ ...query, offset: pageParam }, signal),
-    initialPageParam: 0,
-    getNextPageParam: (page) => page.next ?? undefined,
+    queryFn: ({ signal, pageParam }) => getTasks({ ...query, after: pageParam }, signal),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (page) => page.next_cursor ?? undefined,
   });
 export const useTaskPages = (query: TTaskListQuery) => useInfiniteQuery(taskPagesQueryOptions(query));
 
