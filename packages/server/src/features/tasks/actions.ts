@@ -19,7 +19,7 @@ import { refreshReadiness } from './sql';
 import { effectivePeople, lockTasks, membersAmong, persist, runEngine, type EngineTask } from './state';
 import { reviewRulesOf } from './teams';
 
-const { tasks, stages, taskAssignees, taskReviewers, taskAssigneeTeams, taskReviewerTeams } = schema;
+const { tasks, taskAssignees, taskReviewers, taskAssigneeTeams, taskReviewerTeams } = schema;
 
 export const notAMember = 'Only members of the workspace can be chosen.';
 

@@ -395,10 +395,15 @@ describe('My work', () => {
       if (method !== 'GET' || !url.startsWith('/api/tasks/?')) return undefined;
       const q = new URL(url, 'http://x').searchParams;
       if (q.get('ready') === 'true')
-        return json(200, { count: 2, next: null, results: [item(1, { due_date: today.toISOString() }), item(2)] });
+        return json(200, {
+          count: 2,
+          next: null,
+          next_cursor: null,
+          results: [item(1, { due_date: today.toISOString() }), item(2)],
+        });
       if (q.get('reviewer') === 'me')
-        return json(200, { count: 1, next: null, results: [item(3, { status: 'review' })] });
-      return json(200, { count: 0, next: null, results: [] });
+        return json(200, { count: 1, next: null, next_cursor: null, results: [item(3, { status: 'review' })] });
+      return json(200, { count: 0, next: null, next_cursor: null, results: [] });
     });
     renderAt('/app');
     const ready = await screen.findByTestId('my-work-ready', {}, lazy);
@@ -417,22 +422,28 @@ describe('My work', () => {
       .map((c) => new URL(c.url, 'http://x').searchParams);
     expect(queries.map((q) => Object.fromEntries(q))).toEqual(
       expect.arrayContaining([
-        { workspace: '7', assignee: 'me', ready: 'true', workable: 'true', limit: '10', offset: '0' },
-        { workspace: '7', reviewer: 'me', awaiting: 'true', limit: '10', offset: '0' },
-        { workspace: '7', assignee: 'me', overdue: 'true', limit: '10', offset: '0' },
+        { workspace: '7', assignee: 'me', ready: 'true', workable: 'true', limit: '10' },
+        { workspace: '7', reviewer: 'me', awaiting: 'true', limit: '10' },
+        { workspace: '7', assignee: 'me', overdue: 'true', limit: '10' },
       ]),
     );
   });
 
-  it("pages a section with 'Show more' from the answer's next offset", async () => {
+  it("pages a section with 'Show more' from the answer's next cursor", async () => {
     serve('member', ({ method, url }) => {
       if (method !== 'GET' || !url.startsWith('/api/tasks/?')) return undefined;
       const q = new URL(url, 'http://x').searchParams;
-      if (q.get('awaiting') !== 'true') return json(200, { count: 0, next: null, results: [] });
-      const offset = Number(q.get('offset'));
+      if (q.get('awaiting') !== 'true') return json(200, { count: 0, next: null, next_cursor: null, results: [] });
+      // The cursor is opaque to the client; here it is the position to go on from.
+      const offset = Number(q.get('after') ?? 0);
       const ids = Array.from({ length: Math.min(10, 25 - offset) }, (_, i) => 100 + offset + i);
-      const next = offset + ids.length < 25 ? offset + ids.length : null;
-      return json(200, { count: 25, next, results: ids.map((id) => item(id, { status: 'review' })) });
+      const next_cursor = offset + ids.length < 25 ? String(offset + ids.length) : null;
+      return json(200, {
+        count: 25,
+        next: null,
+        next_cursor,
+        results: ids.map((id) => item(id, { status: 'review' })),
+      });
     });
     renderAt('/app');
     const review = await screen.findByTestId('my-work-review', {}, lazy);
@@ -444,9 +455,9 @@ describe('My work', () => {
     await waitFor(() => expect(within(review).getAllByTestId('my-work-item')).toHaveLength(25));
     expect(within(review).queryByTestId('my-work-review-more')).toBeNull();
     expect(within(review).getByTestId('my-work-review-count').textContent).toBe('25');
-    const offsets = calls
+    const cursors = calls
       .filter((c) => c.url.includes('awaiting=true'))
-      .map((c) => new URL(c.url, 'http://x').searchParams.get('offset'));
-    expect(offsets).toEqual(['0', '10', '20']);
+      .map((c) => new URL(c.url, 'http://x').searchParams.get('after'));
+    expect(cursors).toEqual([null, '10', '20']);
   });
 });
