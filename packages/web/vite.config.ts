@@ -234,6 +234,8 @@ type TModuleLinks = {
   imports: Map<string, TWanted>;
   /** Re-exports: the target, and this module's exported name → the target's name (`null`: `export *`). */
   reexports: { target: string; names: Map<string, string> | null }[];
+  /** The names the module exports, as the bundler lists them. */
+  exports: string[];
 };
 
 const importPattern = /\bimport\s*(?:([\w$]+)\s*,?\s*)?(\*\s*as\s+[\w$]+|\{[^}]*\})?\s*(?:from\s*)?["']([^"']+)["']/g;
@@ -276,7 +278,7 @@ async function readImportGraph(context: PluginContext): Promise<Map<string, TMod
   for (const id of context.getModuleIds()) {
     const info = context.getModuleInfo(id);
     if (!info) continue;
-    const links: TModuleLinks = { imports: new Map(), reexports: [] };
+    const links: TModuleLinks = { imports: new Map(), reexports: [], exports: info.exports ?? [] };
     graph.set(id, links);
     const code = /\.(m?[jt]sx?)$/.test(id) ? (info.code ?? '') : '';
     const resolve = async (specifier: string) => (await context.resolve(specifier, id))?.id;
@@ -334,6 +336,18 @@ async function readImportGraph(context: PluginContext): Promise<Map<string, TMod
  */
 function usedClosure(graph: Map<string, TModuleLinks>, roots: string[]): Set<string> {
   const wanted = new Map<string, TWanted>();
+  /** The names a module exports, with those of its `export *` targets (but their defaults). */
+  const exported = new Map<string, Set<string>>();
+  const exportsOf = (id: string): Set<string> => {
+    let names = exported.get(id);
+    if (names) return names;
+    names = new Set(graph.get(id)?.exports ?? []);
+    exported.set(id, names);
+    for (const { target, names: map } of graph.get(id)?.reexports ?? []) {
+      if (map === null) for (const name of exportsOf(target)) if (name !== 'default') names.add(name);
+    }
+    return names;
+  };
   const visit = (id: string, names: TWanted) => {
     const before = wanted.get(id);
     if (before === null) return;
@@ -344,8 +358,17 @@ function usedClosure(graph: Map<string, TModuleLinks>, roots: string[]): Set<str
     if (!links) return;
     for (const [target, taken] of links.imports) visit(target, taken);
     for (const { target, names: map } of links.reexports) {
-      if (map === null) visit(target, now);
-      else {
+      if (map === null) {
+        // `export *`: followed for the names asked for that the target has (the shared package's
+        // index re-exports every file; a page taking `paths` does not use the units' schemas).
+        if (now === null) visit(target, null);
+        else {
+          const has = exportsOf(target);
+          // A target whose exports the bundler does not list counts as having every name.
+          const passed = has.size ? [...now].filter((name) => has.has(name)) : [...now];
+          if (passed.length) visit(target, new Set(passed));
+        }
+      } else {
         const passed = [...map].filter(([exported]) => now === null || now.has(exported)).map(([, from]) => from);
         if (passed.includes('*')) visit(target, null);
         else if (passed.length) visit(target, new Set(passed));
@@ -368,23 +391,37 @@ const authRouteModules = [
   'src/features/auth/routes/oauth-return.tsx',
 ];
 
+/** The module under packages/web/src whose static imports make up the `/app` shell's first load. */
+const shellRouteModule = 'src/app/layouts/app-layout.tsx';
+
 /**
- * Two groups that keep the way to a usable /login to a few requests (docs/decisions.md, entry 101),
- * from what the entry and the auth screens use (`usedClosure`): `mantine-first` holds the Mantine
- * parts they use (the rest of Mantine stays split by screens, so /login does not load the date
- * pickers), and `first` everything else they use that no library group takes (our api clients, form
- * errors, the switchers, `@mantine/form`, the icons), which rolldown would otherwise cut into a chunk
- * per set of importers. The module graph is read once it is complete (`buildEnd`), before chunks are
- * formed; the groups' tests consult it.
+ * Groups that keep the first loads to a few requests and to what they use (docs/decisions.md,
+ * entries 101 and 106), from what the entry, the auth screens and the `/app` shell use
+ * (`usedClosure`). What the entry uses, and what the auth screens and the shell both use, is the
+ * first load of every page: `mantine-first` holds its Mantine parts, `first` the rest that no
+ * library group takes (our api clients, form errors, the switchers, the shared package's rules and
+ * the schemas they need, `@mantine/form`, the icons). What only the auth screens use is `auth`
+ * and `mantine-auth`, what only the shell uses `shell` and `mantine-shell`, so neither loads the
+ * other's (the shell no form steps, /login no command palette). The rest of Mantine stays split by
+ * screens (so /login does not load the date pickers), the rest of the shared package is `shared`.
+ * Without these groups rolldown would cut a chunk per set of importers, and the `entriesAware`
+ * Mantine split merges parts under 20 kB into neighbours another screen needs. The module graph is
+ * read once it is complete (`buildEnd`), before chunks are formed; the groups' tests consult it.
  */
 function firstLoadGroups() {
   const entryModule = path.resolve(webRoot, 'src/main.tsx');
   const authRoots = authRouteModules.map((file) => path.resolve(webRoot, file));
-  const roots = new Set([entryModule, ...authRoots]);
+  const shellRoot = path.resolve(webRoot, shellRouteModule);
+  const roots = new Set([entryModule, ...authRoots, shellRoot]);
   let entryClosure = new Set<string>();
   let authClosure = new Set<string>();
+  let shellClosure = new Set<string>();
+  const first = (id: string) => entryClosure.has(id) || (authClosure.has(id) && shellClosure.has(id));
+  const authOnly = (id: string) => authClosure.has(id) && !first(id);
+  const shellOnly = (id: string) => shellClosure.has(id) && !first(id) && !authClosure.has(id);
   const mantine = chunkGroups.find((group) => group.name === 'mantine')!;
-  const library = (id: string) => chunkGroups.some((group) => group.test.test(id)) || sharedModule.test(id);
+  const library = (id: string) => chunkGroups.some((group) => group.test.test(id));
+  const ours = (id: string) => !library(id) && !roots.has(id);
   const plugin: Plugin = {
     name: 'stageline-first-load-groups',
     apply: 'build',
@@ -392,26 +429,46 @@ function firstLoadGroups() {
       const graph = await readImportGraph(this);
       entryClosure = usedClosure(graph, [entryModule]);
       authClosure = usedClosure(graph, authRoots);
+      shellClosure = usedClosure(graph, [shellRoot]);
     },
   };
   // Priorities: a group also takes the modules its modules import unless a group before it took them,
-  // so the first-load Mantine comes after the framework's group and before Mantine's; `first` comes
-  // last and leaves what its modules import where it is (libraries' chunks), or it would pull them
-  // out of their chunks.
+  // so the first-load Mantine groups come after the framework's group and before Mantine's; `first`,
+  // `auth` and `shell` come before `shared` (which would take the rules they use) and leave what
+  // their modules import where it is (libraries' chunks), or they would pull them out of their chunks.
   const groups = [
+    { name: 'mantine-first', test: (id: string) => mantine.test.test(id) && first(id), priority: mantine.priority + 7 },
     {
-      name: 'mantine-first',
-      test: (id: string) => mantine.test.test(id) && (entryClosure.has(id) || authClosure.has(id)),
-      priority: mantine.priority + 5,
+      name: 'mantine-auth',
+      test: (id: string) => mantine.test.test(id) && authOnly(id),
+      priority: mantine.priority + 6,
     },
     {
-      name: 'first',
-      test: (id: string) => (entryClosure.has(id) || authClosure.has(id)) && !library(id) && !roots.has(id),
-      priority: 1,
+      name: 'mantine-shell',
+      test: (id: string) => mantine.test.test(id) && shellOnly(id),
+      priority: mantine.priority + 5,
+    },
+    { name: 'first', test: (id: string) => ours(id) && first(id), priority: 8, includeDependenciesRecursively: false },
+    {
+      name: 'auth',
+      test: (id: string) => ours(id) && authOnly(id),
+      priority: 7,
+      includeDependenciesRecursively: false,
+    },
+    {
+      name: 'shell',
+      test: (id: string) => ours(id) && shellOnly(id),
+      priority: 6,
       includeDependenciesRecursively: false,
     },
   ];
-  return { plugin, groups };
+  /** The rest of the shared package (schemas and rules no first load uses): one chunk. */
+  const shared = {
+    name: 'shared',
+    test: (id: string) => sharedModule.test(id) && !first(id) && !authOnly(id) && !shellOnly(id),
+    priority: 5,
+  };
+  return { plugin, groups, shared };
 }
 
 /**
@@ -490,7 +547,7 @@ export default defineConfig({
     rolldownOptions: {
       output: {
         codeSplitting: {
-          groups: [...firstLoad.groups, ...chunkGroups, { name: 'shared', test: sharedModule, priority: 5 }],
+          groups: [...firstLoad.groups, ...chunkGroups, firstLoad.shared],
         },
       },
     },
