@@ -138,6 +138,8 @@ const inPackages = (...names: string[]) =>
 
 const webRoot = import.meta.dirname;
 
+const tablerIcons = inPackages('@tabler/icons-react');
+
 /** Our shared package's schemas and rules (not its translations or Markdown helpers): one chunk. */
 const sharedModule = /[\\/]packages[\\/]shared[\\/]src[\\/](?!i18n|markdown)/;
 
@@ -305,6 +307,12 @@ async function readImportGraph(context: PluginContext): Promise<Map<string, TMod
       if (defaultName) wanted.add('default');
       if (rest?.startsWith('{')) for (const [from] of bindings(rest)) wanted.add(from);
       else if (rest || !defaultName) wanted = null;
+      // A namespace a barrel re-exports (`import * as index from …; export { index as icons }`, as
+      // Tabler's icons do): counted only when someone takes the name it is exported under.
+      if (barrel && rest?.startsWith('*')) {
+        locals.set(rest.split(/\s+as\s+/)[1]!.trim(), { target, name: '*' });
+        continue;
+      }
       if (barrel && wanted !== null) {
         if (defaultName) locals.set(defaultName, { target, name: 'default' });
         for (const [from, local] of bindings(rest ?? '')) locals.set(local, { target, name: from });
@@ -391,34 +399,44 @@ const authRouteModules = [
   'src/features/auth/routes/oauth-return.tsx',
 ];
 
+/** The modules under packages/web/src whose static imports make up the first load of the landing page. */
+const publicRouteModules = ['src/app/layouts/public-layout.tsx', 'src/features/public/routes/landing.tsx'];
+
 /** The module under packages/web/src whose static imports make up the `/app` shell's first load. */
 const shellRouteModule = 'src/app/layouts/app-layout.tsx';
 
 /**
  * Groups that keep the first loads to a few requests and to what they use (docs/decisions.md,
- * entries 101 and 106), from what the entry, the auth screens and the `/app` shell use
- * (`usedClosure`). What the entry uses, and what the auth screens and the shell both use, is the
- * first load of every page: `mantine-first` holds its Mantine parts, `first` the rest that no
- * library group takes (our api clients, form errors, the switchers, the shared package's rules and
- * the schemas they need, `@mantine/form`, the icons). What only the auth screens use is `auth`
- * and `mantine-auth`, what only the shell uses `shell` and `mantine-shell`, so neither loads the
- * other's (the shell no form steps, /login no command palette). The rest of Mantine stays split by
- * screens (so /login does not load the date pickers), the rest of the shared package is `shared`.
- * Without these groups rolldown would cut a chunk per set of importers, and the `entriesAware`
- * Mantine split merges parts under 20 kB into neighbours another screen needs. The module graph is
- * read once it is complete (`buildEnd`), before chunks are formed; the groups' tests consult it.
+ * entries 101 and 106), from what the entry, the auth screens, the `/app` shell and the landing
+ * page use (`usedClosure`). What the entry uses, or two of the three pages' kinds, is the first load
+ * of every page: `mantine-first` holds its Mantine parts, `first` the rest that no library group
+ * takes (our api clients, form errors, the switchers, the shared package's rules and the schemas
+ * they need, the icons they draw). What only the auth screens use is `auth` and `mantine-auth`
+ * (`@mantine/form`, the code step), what only the shell uses `shell` and `mantine-shell` (the
+ * command palette, the live stream, the sidebar), what only the landing page uses `public` and
+ * `mantine-public`: none loads another's. The rest of Mantine stays split by screens (so /login
+ * does not load the date pickers), the rest of the shared package is `shared`, the other icons
+ * `icons`. Without these groups rolldown would cut a chunk per set of importers, and the
+ * `entriesAware` Mantine split merges parts under 20 kB into neighbours another screen needs. The
+ * module graph is read once it is complete (`buildEnd`), before chunks are formed; the groups' tests
+ * consult it.
  */
 function firstLoadGroups() {
   const entryModule = path.resolve(webRoot, 'src/main.tsx');
   const authRoots = authRouteModules.map((file) => path.resolve(webRoot, file));
   const shellRoot = path.resolve(webRoot, shellRouteModule);
-  const roots = new Set([entryModule, ...authRoots, shellRoot]);
+  const publicRoots = publicRouteModules.map((file) => path.resolve(webRoot, file));
+  const roots = new Set([entryModule, ...authRoots, shellRoot, ...publicRoots]);
+  let publicClosure = new Set<string>();
   let entryClosure = new Set<string>();
   let authClosure = new Set<string>();
   let shellClosure = new Set<string>();
-  const first = (id: string) => entryClosure.has(id) || (authClosure.has(id) && shellClosure.has(id));
+  const first = (id: string) =>
+    entryClosure.has(id) || [authClosure, shellClosure, publicClosure].filter((closure) => closure.has(id)).length > 1;
   const authOnly = (id: string) => authClosure.has(id) && !first(id);
   const shellOnly = (id: string) => shellClosure.has(id) && !first(id) && !authClosure.has(id);
+  const publicOnly = (id: string) =>
+    publicClosure.has(id) && !first(id) && !authClosure.has(id) && !shellClosure.has(id);
   const mantine = chunkGroups.find((group) => group.name === 'mantine')!;
   const library = (id: string) => chunkGroups.some((group) => group.test.test(id));
   const ours = (id: string) => !library(id) && !roots.has(id);
@@ -430,12 +448,13 @@ function firstLoadGroups() {
       entryClosure = usedClosure(graph, [entryModule]);
       authClosure = usedClosure(graph, authRoots);
       shellClosure = usedClosure(graph, [shellRoot]);
+      publicClosure = usedClosure(graph, publicRoots);
     },
   };
   // Priorities: a group also takes the modules its modules import unless a group before it took them,
   // so the first-load Mantine groups come after the framework's group and before Mantine's; `first`,
-  // `auth` and `shell` come before `shared` (which would take the rules they use) and leave what
-  // their modules import where it is (libraries' chunks), or they would pull them out of their chunks.
+  // `auth`, `shell` and `public` come before `shared` (which would take the rules they use) and
+  // leave what their modules import where it is (libraries' chunks), or they would pull them out.
   const groups = [
     { name: 'mantine-first', test: (id: string) => mantine.test.test(id) && first(id), priority: mantine.priority + 7 },
     {
@@ -448,27 +467,45 @@ function firstLoadGroups() {
       test: (id: string) => mantine.test.test(id) && shellOnly(id),
       priority: mantine.priority + 5,
     },
-    { name: 'first', test: (id: string) => ours(id) && first(id), priority: 8, includeDependenciesRecursively: false },
+    {
+      name: 'mantine-public',
+      test: (id: string) => mantine.test.test(id) && publicOnly(id),
+      priority: mantine.priority + 4,
+    },
+    { name: 'first', test: (id: string) => ours(id) && first(id), priority: 9, includeDependenciesRecursively: false },
     {
       name: 'auth',
       test: (id: string) => ours(id) && authOnly(id),
-      priority: 7,
+      priority: 8,
       includeDependenciesRecursively: false,
     },
     {
       name: 'shell',
       test: (id: string) => ours(id) && shellOnly(id),
+      priority: 7,
+      includeDependenciesRecursively: false,
+    },
+    {
+      name: 'public',
+      test: (id: string) => ours(id) && publicOnly(id),
       priority: 6,
       includeDependenciesRecursively: false,
     },
   ];
+  /** Tabler's icons that no first load draws: one chunk for the screens, not one per icon. */
+  const icons = {
+    name: 'icons',
+    test: (id: string) => tablerIcons.test(id) && !first(id) && !authOnly(id) && !shellOnly(id) && !publicOnly(id),
+    priority: 4,
+    includeDependenciesRecursively: false,
+  };
   /** The rest of the shared package (schemas and rules no first load uses): one chunk. */
   const shared = {
     name: 'shared',
-    test: (id: string) => sharedModule.test(id) && !first(id) && !authOnly(id) && !shellOnly(id),
+    test: (id: string) => sharedModule.test(id) && !first(id) && !authOnly(id) && !shellOnly(id) && !publicOnly(id),
     priority: 5,
   };
-  return { plugin, groups, shared };
+  return { plugin, groups: [...groups, icons], shared };
 }
 
 /**
