@@ -238,6 +238,8 @@ type TModuleLinks = {
   reexports: { target: string; names: Map<string, string> | null }[];
   /** The names the module exports, as the bundler lists them. */
   exports: string[];
+  /** A barrel (only imports and exports) that some module imports dynamically. */
+  lazyBarrel: boolean;
 };
 
 const importPattern = /\bimport\s*(?:([\w$]+)\s*,?\s*)?(\*\s*as\s+[\w$]+|\{[^}]*\})?\s*(?:from\s*)?["']([^"']+)["']/g;
@@ -280,7 +282,7 @@ async function readImportGraph(context: PluginContext): Promise<Map<string, TMod
   for (const id of context.getModuleIds()) {
     const info = context.getModuleInfo(id);
     if (!info) continue;
-    const links: TModuleLinks = { imports: new Map(), reexports: [], exports: info.exports ?? [] };
+    const links: TModuleLinks = { imports: new Map(), reexports: [], exports: info.exports ?? [], lazyBarrel: false };
     graph.set(id, links);
     const code = /\.(m?[jt]sx?)$/.test(id) ? (info.code ?? '') : '';
     const resolve = async (specifier: string) => (await context.resolve(specifier, id))?.id;
@@ -297,6 +299,7 @@ async function readImportGraph(context: PluginContext): Promise<Map<string, TMod
     }
     // A barrel (only imports and exports, as Mantine's `index.mjs` is): each import is a re-export.
     const barrel = isBarrel(code);
+    links.lazyBarrel = barrel && info.dynamicImporters.length > 0;
     const locals = new Map<string, { target: string; name: string }>();
     const taken = new Map<string, TWanted>();
     for (const [statement, defaultName, rest] of code.matchAll(importPattern)) {
@@ -431,6 +434,12 @@ function firstLoadGroups() {
   let entryClosure = new Set<string>();
   let authClosure = new Set<string>();
   let shellClosure = new Set<string>();
+  /**
+   * Barrels imported dynamically (`import('@mantine/notifications')` for the toasts' container):
+   * kept out of the groups, or the group's chunk would import, through the barrel, what the dynamic
+   * import is there to load later. A barrel has no code; it only lands in its own small chunk.
+   */
+  let lazyBarrels = new Set<string>();
   const first = (id: string) =>
     entryClosure.has(id) || [authClosure, shellClosure, publicClosure].filter((closure) => closure.has(id)).length > 1;
   const authOnly = (id: string) => authClosure.has(id) && !first(id);
@@ -439,7 +448,7 @@ function firstLoadGroups() {
     publicClosure.has(id) && !first(id) && !authClosure.has(id) && !shellClosure.has(id);
   const mantine = chunkGroups.find((group) => group.name === 'mantine')!;
   const library = (id: string) => chunkGroups.some((group) => group.test.test(id));
-  const ours = (id: string) => !library(id) && !roots.has(id);
+  const ours = (id: string) => !library(id) && !roots.has(id) && !lazyBarrels.has(id);
   const plugin: Plugin = {
     name: 'stageline-first-load-groups',
     apply: 'build',
@@ -449,6 +458,7 @@ function firstLoadGroups() {
       authClosure = usedClosure(graph, authRoots);
       shellClosure = usedClosure(graph, [shellRoot]);
       publicClosure = usedClosure(graph, publicRoots);
+      lazyBarrels = new Set([...graph].filter(([, links]) => links.lazyBarrel).map(([id]) => id));
     },
   };
   // Priorities: a group also takes the modules its modules import unless a group before it took them,
