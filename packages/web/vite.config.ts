@@ -140,16 +140,18 @@ const webRoot = import.meta.dirname;
 
 const tablerIcons = inPackages('@tabler/icons-react');
 
-/** Our shared package's schemas and rules (not its translations or Markdown helpers): one chunk. */
+/** Our shared package's schemas and rules (not its translations or Markdown helpers). */
 const sharedModule = /[\\/]packages[\\/]shared[\\/]src[\\/](?!i18n|markdown)/;
 
 /**
  * How the libraries are grouped into chunks, so a screen needs a handful of requests rather than
  * eighty: what every page needs first in two chunks (React, the router, i18next and TanStack Query
- * together; zod); the diagram editor's and the Markdown renderer's libraries apart, loaded by the
+ * together; zod); dayjs apart (the screens that show dates load it, and the app sets its locale once
+ * it arrives); the diagram editor's and the Markdown renderer's libraries apart, loaded by the
  * screens that draw them; Mantine split by the screens that share its parts, small parts merged into
- * their neighbours (so /login does not load the date pickers). The shared package's schemas and rules
- * are one chunk. Budgets: scripts/bundles.ts; docs/decisions.md, "Web speed".
+ * their neighbours (so /login does not load the date pickers). What the first loads use of Mantine,
+ * of our code and of the shared package is grouped by `firstLoadGroups`. Budgets: scripts/bundles.ts;
+ * docs/decisions.md, "Web speed".
  */
 const chunkGroups = [
   {
@@ -168,6 +170,7 @@ const chunkGroups = [
     ),
   },
   { name: 'zod', test: inPackages('zod') },
+  { name: 'dayjs', test: inPackages('dayjs') },
   { name: 'flow', test: inPackages('@xyflow/*', 'd3-*', 'classcat') },
   {
     name: 'markdown',
