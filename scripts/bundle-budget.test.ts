@@ -44,4 +44,10 @@ describe('the JS budget of the first screens (brotli, as transferred)', () => {
       .filter((source) => /@mantine[\\/]dates[\\/]/.test(source) && !/DatesProvider/.test(source));
     expect(dates).toEqual([]);
   });
+
+  it("/login loads not the shell's command palette, and the shell not the sign-in forms (entry 106)", () => {
+    const sources = (files: string[]) => files.flatMap((file) => chunkSources(file));
+    expect(sources(loads.login.files).filter((source) => /@mantine[\\/]spotlight[\\/]/.test(source))).toEqual([]);
+    expect(sources(loads.appShell.files).filter((source) => /@mantine[\\/]form[\\/]/.test(source))).toEqual([]);
+  });
 });

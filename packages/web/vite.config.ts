@@ -138,16 +138,20 @@ const inPackages = (...names: string[]) =>
 
 const webRoot = import.meta.dirname;
 
-/** Our shared package's schemas and rules (not its translations or Markdown helpers): one chunk. */
+const tablerIcons = inPackages('@tabler/icons-react');
+
+/** Our shared package's schemas and rules (not its translations or Markdown helpers). */
 const sharedModule = /[\\/]packages[\\/]shared[\\/]src[\\/](?!i18n|markdown)/;
 
 /**
  * How the libraries are grouped into chunks, so a screen needs a handful of requests rather than
  * eighty: what every page needs first in two chunks (React, the router, i18next and TanStack Query
- * together; zod); the diagram editor's and the Markdown renderer's libraries apart, loaded by the
+ * together; zod); dayjs apart (the screens that show dates load it, and the app sets its locale once
+ * it arrives); the diagram editor's and the Markdown renderer's libraries apart, loaded by the
  * screens that draw them; Mantine split by the screens that share its parts, small parts merged into
- * their neighbours (so /login does not load the date pickers). The shared package's schemas and rules
- * are one chunk. Budgets: scripts/bundles.ts; docs/decisions.md, "Web speed".
+ * their neighbours (so /login does not load the date pickers). What the first loads use of Mantine,
+ * of our code and of the shared package is grouped by `firstLoadGroups`. Budgets: scripts/bundles.ts;
+ * docs/decisions.md, "Web speed".
  */
 const chunkGroups = [
   {
@@ -166,6 +170,7 @@ const chunkGroups = [
     ),
   },
   { name: 'zod', test: inPackages('zod') },
+  { name: 'dayjs', test: inPackages('dayjs') },
   { name: 'flow', test: inPackages('@xyflow/*', 'd3-*', 'classcat') },
   {
     name: 'markdown',
@@ -234,6 +239,10 @@ type TModuleLinks = {
   imports: Map<string, TWanted>;
   /** Re-exports: the target, and this module's exported name → the target's name (`null`: `export *`). */
   reexports: { target: string; names: Map<string, string> | null }[];
+  /** The names the module exports, as the bundler lists them. */
+  exports: string[];
+  /** A barrel (only imports and exports) that some module imports dynamically. */
+  lazyBarrel: boolean;
 };
 
 const importPattern = /\bimport\s*(?:([\w$]+)\s*,?\s*)?(\*\s*as\s+[\w$]+|\{[^}]*\})?\s*(?:from\s*)?["']([^"']+)["']/g;
@@ -276,7 +285,7 @@ async function readImportGraph(context: PluginContext): Promise<Map<string, TMod
   for (const id of context.getModuleIds()) {
     const info = context.getModuleInfo(id);
     if (!info) continue;
-    const links: TModuleLinks = { imports: new Map(), reexports: [] };
+    const links: TModuleLinks = { imports: new Map(), reexports: [], exports: info.exports ?? [], lazyBarrel: false };
     graph.set(id, links);
     const code = /\.(m?[jt]sx?)$/.test(id) ? (info.code ?? '') : '';
     const resolve = async (specifier: string) => (await context.resolve(specifier, id))?.id;
@@ -293,6 +302,7 @@ async function readImportGraph(context: PluginContext): Promise<Map<string, TMod
     }
     // A barrel (only imports and exports, as Mantine's `index.mjs` is): each import is a re-export.
     const barrel = isBarrel(code);
+    links.lazyBarrel = barrel && info.dynamicImporters.length > 0;
     const locals = new Map<string, { target: string; name: string }>();
     const taken = new Map<string, TWanted>();
     for (const [statement, defaultName, rest] of code.matchAll(importPattern)) {
@@ -303,6 +313,12 @@ async function readImportGraph(context: PluginContext): Promise<Map<string, TMod
       if (defaultName) wanted.add('default');
       if (rest?.startsWith('{')) for (const [from] of bindings(rest)) wanted.add(from);
       else if (rest || !defaultName) wanted = null;
+      // A namespace a barrel re-exports (`import * as index from …; export { index as icons }`, as
+      // Tabler's icons do): counted only when someone takes the name it is exported under.
+      if (barrel && rest?.startsWith('*')) {
+        locals.set(rest.split(/\s+as\s+/)[1]!.trim(), { target, name: '*' });
+        continue;
+      }
       if (barrel && wanted !== null) {
         if (defaultName) locals.set(defaultName, { target, name: 'default' });
         for (const [from, local] of bindings(rest ?? '')) locals.set(local, { target, name: from });
@@ -334,6 +350,18 @@ async function readImportGraph(context: PluginContext): Promise<Map<string, TMod
  */
 function usedClosure(graph: Map<string, TModuleLinks>, roots: string[]): Set<string> {
   const wanted = new Map<string, TWanted>();
+  /** The names a module exports, with those of its `export *` targets (but their defaults). */
+  const exported = new Map<string, Set<string>>();
+  const exportsOf = (id: string): Set<string> => {
+    let names = exported.get(id);
+    if (names) return names;
+    names = new Set(graph.get(id)?.exports ?? []);
+    exported.set(id, names);
+    for (const { target, names: map } of graph.get(id)?.reexports ?? []) {
+      if (map === null) for (const name of exportsOf(target)) if (name !== 'default') names.add(name);
+    }
+    return names;
+  };
   const visit = (id: string, names: TWanted) => {
     const before = wanted.get(id);
     if (before === null) return;
@@ -344,8 +372,17 @@ function usedClosure(graph: Map<string, TModuleLinks>, roots: string[]): Set<str
     if (!links) return;
     for (const [target, taken] of links.imports) visit(target, taken);
     for (const { target, names: map } of links.reexports) {
-      if (map === null) visit(target, now);
-      else {
+      if (map === null) {
+        // `export *`: followed for the names asked for that the target has (the shared package's
+        // index re-exports every file; a page taking `paths` does not use the units' schemas).
+        if (now === null) visit(target, null);
+        else {
+          const has = exportsOf(target);
+          // A target whose exports the bundler does not list counts as having every name.
+          const passed = has.size ? [...now].filter((name) => has.has(name)) : [...now];
+          if (passed.length) visit(target, new Set(passed));
+        }
+      } else {
         const passed = [...map].filter(([exported]) => now === null || now.has(exported)).map(([, from]) => from);
         if (passed.includes('*')) visit(target, null);
         else if (passed.length) visit(target, new Set(passed));
@@ -368,23 +405,53 @@ const authRouteModules = [
   'src/features/auth/routes/oauth-return.tsx',
 ];
 
+/** The modules under packages/web/src whose static imports make up the first load of the landing page. */
+const publicRouteModules = ['src/app/layouts/public-layout.tsx', 'src/features/public/routes/landing.tsx'];
+
+/** The module under packages/web/src whose static imports make up the `/app` shell's first load. */
+const shellRouteModule = 'src/app/layouts/app-layout.tsx';
+
 /**
- * Two groups that keep the way to a usable /login to a few requests (docs/decisions.md, entry 101),
- * from what the entry and the auth screens use (`usedClosure`): `mantine-first` holds the Mantine
- * parts they use (the rest of Mantine stays split by screens, so /login does not load the date
- * pickers), and `first` everything else they use that no library group takes (our api clients, form
- * errors, the switchers, `@mantine/form`, the icons), which rolldown would otherwise cut into a chunk
- * per set of importers. The module graph is read once it is complete (`buildEnd`), before chunks are
- * formed; the groups' tests consult it.
+ * Groups that keep the first loads to a few requests and to what they use (docs/decisions.md,
+ * entries 101 and 106), from what the entry, the auth screens, the `/app` shell and the landing
+ * page use (`usedClosure`). What the entry uses, or two of the three pages' kinds, is the first load
+ * of every page: `mantine-first` holds its Mantine parts, `first` the rest that no library group
+ * takes (our api clients, form errors, the switchers, the shared package's rules and the schemas
+ * they need, the icons they draw). What only the auth screens use is `auth` and `mantine-auth`
+ * (`@mantine/form`, the code step), what only the shell uses `shell` and `mantine-shell` (the
+ * command palette, the live stream, the sidebar), what only the landing page uses `public` and
+ * `mantine-public`: none loads another's. The rest of Mantine stays split by screens (so /login
+ * does not load the date pickers), the rest of the shared package is `shared`, the other icons
+ * `icons`. Without these groups rolldown would cut a chunk per set of importers, and the
+ * `entriesAware` Mantine split merges parts under 20 kB into neighbours another screen needs. The
+ * module graph is read once it is complete (`buildEnd`), before chunks are formed; the groups' tests
+ * consult it.
  */
 function firstLoadGroups() {
   const entryModule = path.resolve(webRoot, 'src/main.tsx');
   const authRoots = authRouteModules.map((file) => path.resolve(webRoot, file));
-  const roots = new Set([entryModule, ...authRoots]);
+  const shellRoot = path.resolve(webRoot, shellRouteModule);
+  const publicRoots = publicRouteModules.map((file) => path.resolve(webRoot, file));
+  const roots = new Set([entryModule, ...authRoots, shellRoot, ...publicRoots]);
+  let publicClosure = new Set<string>();
   let entryClosure = new Set<string>();
   let authClosure = new Set<string>();
+  let shellClosure = new Set<string>();
+  /**
+   * Barrels imported dynamically (`import('@mantine/notifications')` for the toasts' container):
+   * kept out of the groups, or the group's chunk would import, through the barrel, what the dynamic
+   * import is there to load later. A barrel has no code; it only lands in its own small chunk.
+   */
+  let lazyBarrels = new Set<string>();
+  const first = (id: string) =>
+    entryClosure.has(id) || [authClosure, shellClosure, publicClosure].filter((closure) => closure.has(id)).length > 1;
+  const authOnly = (id: string) => authClosure.has(id) && !first(id);
+  const shellOnly = (id: string) => shellClosure.has(id) && !first(id) && !authClosure.has(id);
+  const publicOnly = (id: string) =>
+    publicClosure.has(id) && !first(id) && !authClosure.has(id) && !shellClosure.has(id);
   const mantine = chunkGroups.find((group) => group.name === 'mantine')!;
-  const library = (id: string) => chunkGroups.some((group) => group.test.test(id)) || sharedModule.test(id);
+  const library = (id: string) => chunkGroups.some((group) => group.test.test(id));
+  const ours = (id: string) => !library(id) && !roots.has(id) && !lazyBarrels.has(id);
   const plugin: Plugin = {
     name: 'stageline-first-load-groups',
     apply: 'build',
@@ -392,26 +459,66 @@ function firstLoadGroups() {
       const graph = await readImportGraph(this);
       entryClosure = usedClosure(graph, [entryModule]);
       authClosure = usedClosure(graph, authRoots);
+      shellClosure = usedClosure(graph, [shellRoot]);
+      publicClosure = usedClosure(graph, publicRoots);
+      lazyBarrels = new Set([...graph].filter(([, links]) => links.lazyBarrel).map(([id]) => id));
     },
   };
   // Priorities: a group also takes the modules its modules import unless a group before it took them,
-  // so the first-load Mantine comes after the framework's group and before Mantine's; `first` comes
-  // last and leaves what its modules import where it is (libraries' chunks), or it would pull them
-  // out of their chunks.
+  // so the first-load Mantine groups come after the framework's group and before Mantine's; `first`,
+  // `auth`, `shell` and `public` come before `shared` (which would take the rules they use) and
+  // leave what their modules import where it is (libraries' chunks), or they would pull them out.
   const groups = [
+    { name: 'mantine-first', test: (id: string) => mantine.test.test(id) && first(id), priority: mantine.priority + 7 },
     {
-      name: 'mantine-first',
-      test: (id: string) => mantine.test.test(id) && (entryClosure.has(id) || authClosure.has(id)),
+      name: 'mantine-auth',
+      test: (id: string) => mantine.test.test(id) && authOnly(id),
+      priority: mantine.priority + 6,
+    },
+    {
+      name: 'mantine-shell',
+      test: (id: string) => mantine.test.test(id) && shellOnly(id),
       priority: mantine.priority + 5,
     },
     {
-      name: 'first',
-      test: (id: string) => (entryClosure.has(id) || authClosure.has(id)) && !library(id) && !roots.has(id),
-      priority: 1,
+      name: 'mantine-public',
+      test: (id: string) => mantine.test.test(id) && publicOnly(id),
+      priority: mantine.priority + 4,
+    },
+    { name: 'first', test: (id: string) => ours(id) && first(id), priority: 9, includeDependenciesRecursively: false },
+    {
+      name: 'auth',
+      test: (id: string) => ours(id) && authOnly(id),
+      priority: 8,
+      includeDependenciesRecursively: false,
+    },
+    {
+      name: 'shell',
+      test: (id: string) => ours(id) && shellOnly(id),
+      priority: 7,
+      includeDependenciesRecursively: false,
+    },
+    {
+      name: 'public',
+      test: (id: string) => ours(id) && publicOnly(id),
+      priority: 6,
       includeDependenciesRecursively: false,
     },
   ];
-  return { plugin, groups };
+  /** Tabler's icons that no first load draws: one chunk for the screens, not one per icon. */
+  const icons = {
+    name: 'icons',
+    test: (id: string) => tablerIcons.test(id) && !first(id) && !authOnly(id) && !shellOnly(id) && !publicOnly(id),
+    priority: 4,
+    includeDependenciesRecursively: false,
+  };
+  /** The rest of the shared package (schemas and rules no first load uses): one chunk. */
+  const shared = {
+    name: 'shared',
+    test: (id: string) => sharedModule.test(id) && !first(id) && !authOnly(id) && !shellOnly(id) && !publicOnly(id),
+    priority: 5,
+  };
+  return { plugin, groups: [...groups, icons], shared };
 }
 
 /**
@@ -490,7 +597,7 @@ export default defineConfig({
     rolldownOptions: {
       output: {
         codeSplitting: {
-          groups: [...firstLoad.groups, ...chunkGroups, { name: 'shared', test: sharedModule, priority: 5 }],
+          groups: [...firstLoad.groups, ...chunkGroups, firstLoad.shared],
         },
       },
     },

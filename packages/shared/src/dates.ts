@@ -2,12 +2,14 @@ import dayjs, { type ConfigType, type Dayjs } from 'dayjs';
 import 'dayjs/locale/ru.js';
 import timezone from 'dayjs/plugin/timezone.js';
 import utc from 'dayjs/plugin/utc.js';
+import { dateFormats as formats } from './date-formats';
 import type { TLanguage } from './languages';
 
 dayjs.extend(utc);
 dayjs.extend(timezone);
 
 export { isTimeZone } from './time-zones';
+export { dateFormat, weekStart } from './date-formats';
 
 /** A moment seen on the wall clock of `timeZone` (the runtime's own zone when none is given). */
 export function inZone(value: ConfigType, timeZone?: string | null): Dayjs {
@@ -31,15 +33,6 @@ export function zonedInstant(
 }
 
 /**
- * Date presentation of docs/rules.md §Web: short dates as mm/dd/yy (en) or dd.mm.yy (ru), weeks that
- * start on Sunday (en) or Monday (ru), and calendar labels for the days around today.
- */
-const formats: Record<TLanguage, { date: string; monthDay: string; time: string; weekStart: 0 | 1 }> = {
-  en: { date: 'MM/DD/YY', monthDay: 'MMM D', time: 'h:mm A', weekStart: 0 },
-  ru: { date: 'DD.MM.YY', monthDay: 'D MMM', time: 'HH:mm', weekStart: 1 },
-};
-
-/**
  * For date pickers, which show the browser's wall clock: the instant as a Date whose local fields
  * read the wall clock of `timeZone` (`fromWallClock` turns a picked Date back into the instant).
  */
@@ -60,16 +53,6 @@ export function fromWallClock(picked: Date, timeZone: string): Date {
     },
     timeZone,
   );
-}
-
-/** The first day of the week for a language: 0 is Sunday, 1 is Monday. */
-export function weekStart(language: TLanguage): 0 | 1 {
-  return formats[language].weekStart;
-}
-
-/** The short date format string, for date pickers that take one. */
-export function dateFormat(language: TLanguage): string {
-  return formats[language].date;
 }
 
 /** A date as mm/dd/yy or dd.mm.yy, on the calendar of `timeZone` (the user's; else the runtime's). */

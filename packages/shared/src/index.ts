@@ -7,6 +7,7 @@ export * from './paths';
 export * from './people';
 export * from './validation';
 export * from './time-zones';
+export * from './date-formats';
 export * from './schemas/system';
 export * from './schemas/auth';
 export * from './domain/graph';

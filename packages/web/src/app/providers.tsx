@@ -1,16 +1,21 @@
 import { localStorageColorSchemeManager, MantineProvider, mergeThemeOverrides } from '@mantine/core';
 import { DatesProvider } from '@mantine/dates';
-import { Notifications } from '@mantine/notifications';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { useMemo, type ReactNode } from 'react';
+import { lazy, Suspense, useMemo, type ReactNode } from 'react';
 import { I18nextProvider, useTranslation } from 'react-i18next';
-import { ClientConstants, resolveLanguage, StorageKeys } from '@stageline/shared';
-import { weekStart } from '@stageline/shared/dates';
+import { ClientConstants, resolveLanguage, StorageKeys, weekStart } from '@stageline/shared';
 import { queryClient } from '../shared/api/query-client';
 import { i18n } from '../shared/i18n';
 import { cssVariablesResolver, theme } from './theme';
 
 const colorSchemeManager = localStorageColorSchemeManager({ key: StorageKeys.theme });
+
+/**
+ * The toasts' container, loaded after the first render: nothing shows until a toast does, and a
+ * toast shown before it arrives waits in Mantine's store. `showToast` needs only that store, so
+ * the first load carries neither the container nor its transitions (docs/decisions.md, entry 106).
+ */
+const Notifications = lazy(async () => ({ default: (await import('@mantine/notifications')).Notifications }));
 
 function LocalizedDates({ children }: { children: ReactNode }) {
   const { i18n: instance } = useTranslation();
@@ -53,11 +58,13 @@ export function Providers({ children }: { children: ReactNode }) {
     <I18nextProvider i18n={i18n}>
       <LocalizedMantine>
         <LocalizedDates>
-          <Notifications
-            position="bottom-right"
-            autoClose={ClientConstants.toastDurationMs}
-            transitionDuration={ClientConstants.toastTransitionMs}
-          />
+          <Suspense fallback={null}>
+            <Notifications
+              position="bottom-right"
+              autoClose={ClientConstants.toastDurationMs}
+              transitionDuration={ClientConstants.toastTransitionMs}
+            />
+          </Suspense>
           <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
         </LocalizedDates>
       </LocalizedMantine>

@@ -1,19 +1,37 @@
+import type { ComponentType } from 'react';
 import { Navigate, type RouteObject } from 'react-router';
-import { paths } from '@stageline/shared';
+import { ClientConstants, paths } from '@stageline/shared';
 import { RequireSession } from '../../features/auth';
-import { PipelineCrumb } from '../../features/pipelines/crud';
-import { ProjectCrumb } from '../../features/projects';
-import { TaskCrumbs } from '../../features/tasks';
-import { UnitCrumbs } from '../../features/units';
 import { RootLayout } from '../layouts/root-layout';
 import { NotFoundScreen } from '../screens/not-found-screen';
 import { BootLoader } from '../screens/boot-loader';
 import { RouteErrorScreen } from '../screens/route-error-screen';
 import type { TRouteHandle } from './crumbs';
-import { lazyComponent, lazyScreen } from './lazy-screen';
+import { lazyComponent, lazyScreen, withTimeout } from './lazy-screen';
+import type { recordCrumbs } from './record-crumbs';
 
 /** The last crumb of edit screens: a noun where the language has one ('Edit_screen'), not the button's verb. */
 const edit: TRouteHandle = { crumb: (_params, t) => ({ label: t('Edit', { context: 'screen' }) }) };
+
+/**
+ * A record route's breadcrumb handle, loaded with the route (`record-crumbs.tsx`): the crumbs read
+ * the record's query, and its API and schemas need not be in the app's entry.
+ */
+function crumbHandle(record: keyof typeof recordCrumbs) {
+  return async () => ({
+    handle: (await withTimeout(import('./record-crumbs'), ClientConstants.chunkLoadTimeoutMs)).recordCrumbs[
+      record
+    ] as TRouteHandle,
+  });
+}
+
+/** A screen's `lazy` loader with its route's breadcrumb handle (both chunks fetched side by side). */
+function screenWithCrumbs(record: keyof typeof recordCrumbs, load: () => Promise<{ default: ComponentType }>) {
+  return async () => {
+    const [screen, crumbs] = await Promise.all([lazyScreen(load)(), crumbHandle(record)()]);
+    return { ...screen, ...crumbs };
+  };
+}
 
 /**
  * Every route of docs/rules.md §Web. Each screen and each layout but the root is a lazily loaded
@@ -99,18 +117,12 @@ export const routes: RouteObject[] = [
           },
           {
             path: 'tasks/:taskId',
-            handle: { Crumbs: TaskCrumbs } satisfies TRouteHandle,
-            lazy: lazyScreen(() => import('../../features/tasks/routes/task')),
+            lazy: screenWithCrumbs('task', () => import('../../features/tasks/routes/task')),
           },
           { path: 'projects/create', lazy: lazyScreen(() => import('../../features/projects/routes/project-create')) },
           {
             path: 'projects/:projectId',
-            handle: {
-              crumb: (params) => ({
-                label: <ProjectCrumb projectId={params.projectId} />,
-                to: paths.app.project(params.projectId ?? ''),
-              }),
-            } satisfies TRouteHandle,
+            lazy: crumbHandle('project'),
             children: [
               { index: true, lazy: lazyScreen(() => import('./project-screen')) },
               {
@@ -125,12 +137,7 @@ export const routes: RouteObject[] = [
               },
               {
                 path: 'pipelines/:pipelineId',
-                handle: {
-                  crumb: (params) => ({
-                    label: <PipelineCrumb pipelineId={params.pipelineId} />,
-                    to: paths.app.pipeline(params.projectId ?? '', params.pipelineId ?? ''),
-                  }),
-                } satisfies TRouteHandle,
+                lazy: crumbHandle('pipeline'),
                 children: [
                   { index: true, lazy: lazyScreen(() => import('./pipeline-screen')) },
                   {
@@ -153,7 +160,7 @@ export const routes: RouteObject[] = [
               },
               {
                 path: 'units/:unitId',
-                handle: { Crumbs: UnitCrumbs } satisfies TRouteHandle,
+                lazy: crumbHandle('unit'),
                 children: [
                   { index: true, lazy: lazyScreen(() => import('../../features/units/routes/unit')) },
                   {

@@ -2,7 +2,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { TAttachment, TComment, TRole, TTask } from '@stageline/shared';
 import { sampleTask } from '../../../test/served';
-import { setUploadLimit } from './use-uploads';
+import { setUploadLimit } from './upload-limit';
 import { json, lazy, renderAt, sent, serve, setupAppHarness } from '../../../test/app-harness';
 
 setupAppHarness();

@@ -3,4 +3,5 @@ export { FilesPanel } from './components/files-panel';
 export { AttachmentList } from './components/attachment-list';
 export { UploadQueue } from './components/upload-queue';
 export { useAttachments, attachmentKeys, type TFilesTarget } from './api';
-export { setUploadLimit, useUploads } from './use-uploads';
+export { useUploads } from './use-uploads';
+export { setUploadLimit } from './upload-limit';

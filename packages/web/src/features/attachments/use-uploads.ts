@@ -2,17 +2,12 @@ import { useCallback, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TAttachment } from '@stageline/shared';
 import { refreshAttachments, uploadFile, UploadError, type TUploadTarget } from './api';
+import { uploadLimitMb } from './upload-limit';
 
 /** One file on its way: how far it got, or why it failed. */
 export type TUpload = { key: number; name: string; progress: number; error: string | null };
 
 let nextKey = 1;
-/** MAX_UPLOAD_MB as the server's configuration says (read at boot); unknown, the server decides. */
-let limitMb: number | null = null;
-
-export function setUploadLimit(mb: number | null): void {
-  limitMb = mb;
-}
 
 /**
  * Several uploads at once, each with its progress and a cancel (docs/files.md). Finished files leave
@@ -38,6 +33,7 @@ export function useUploads() {
           const controller = new AbortController();
           controllers.current.set(key, controller);
           // Too large: say so at once rather than send it all to hear the server's 413.
+          const limitMb = uploadLimitMb();
           if (limitMb !== null && file.size > limitMb * 1024 * 1024) {
             const error = t('A file can be at most {{mb}} MB.', { mb: limitMb });
             setUploads((list) => [...list, { key, name: file.name, progress: 0, error }]);

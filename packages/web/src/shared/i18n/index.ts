@@ -1,5 +1,3 @@
-import dayjs from 'dayjs';
-import 'dayjs/locale/ru.js';
 import i18next, { type BackendModule, type ResourceKey } from 'i18next';
 import LanguageDetector from 'i18next-browser-languagedetector';
 import { initReactI18next } from 'react-i18next';
@@ -33,10 +31,15 @@ const languageChunks: BackendModule = {
 
 let started: Promise<void> | null = null;
 
+/**
+ * The page's language, and dayjs's: dayjs comes in its own chunk, fetched at once but not part of
+ * the first load (only screens that show dates use it, and they load after), so its locale is set
+ * when it arrives (docs/decisions.md, entry 106).
+ */
 function applyLanguage(language: string) {
   const resolved = resolveLanguage(language);
   document.documentElement.lang = resolved;
-  dayjs.locale(resolved);
+  void import('./dayjs-locale').then(({ setDayjsLocale }) => setDayjsLocale(resolved));
 }
 
 /**
