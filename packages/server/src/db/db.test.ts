@@ -1,9 +1,10 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { DataDirLockedError, openDatabase, schema } from './index';
+import { DataDirLockedError, openDatabase, PgliteSettings, rowsOf, schema } from './index';
 
 describe('openDatabase on an embedded data directory', () => {
   let dir: string;
@@ -41,6 +42,43 @@ describe('openDatabase on an embedded data directory', () => {
       expect(rows).toEqual([{ username: 'alice', email: 'alice@example.com' }]);
     } finally {
       await second.close();
+    }
+  });
+
+  test('runs with its memory settings from the command line, which a directory made before them gets too', async () => {
+    const database = await openDatabase({ dataDir: dir });
+    try {
+      const settings = await rowsOf<{ name: string; value: string; source: string }>(
+        database.db,
+        sql`select name, current_setting(name) as value, source from pg_settings
+          where name in ('shared_buffers', 'maintenance_work_mem') order by name`,
+      );
+      expect(settings).toEqual(
+        Object.entries(PgliteSettings)
+          .sort(([a], [b]) => a.localeCompare(b))
+          .map(([name, value]) => ({ name, value, source: 'command line' })),
+      );
+    } finally {
+      await database.close();
+    }
+  });
+
+  test('a first start killed while creating the database leaves nothing that passes for one', async () => {
+    const fresh = await mkdtemp(path.join(os.tmpdir(), 'stageline-db-test-'));
+    try {
+      // What a killed first start leaves: the directory under its temporary name, half-made.
+      await mkdir(path.join(fresh, 'pgdata.partial', 'base'), { recursive: true });
+      await writeFile(path.join(fresh, 'pgdata.partial', 'PG_VERSION'), '18\n');
+      const database = await openDatabase({ dataDir: fresh });
+      try {
+        expect(await database.db.select().from(schema.users)).toEqual([]);
+      } finally {
+        await database.close();
+      }
+      expect(existsSync(path.join(fresh, 'pgdata', 'PG_VERSION'))).toBe(true);
+      expect(existsSync(path.join(fresh, 'pgdata.partial'))).toBe(false);
+    } finally {
+      await rm(fresh, { recursive: true, force: true });
     }
   });
 });
