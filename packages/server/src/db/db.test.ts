@@ -4,7 +4,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { DataDirLockedError, openDatabase, PgliteSettings, rowsOf, schema } from './index';
+import {
+  countStatements,
+  DataDirLockedError,
+  openDatabase,
+  PgliteSettings,
+  preparedRowsOf,
+  rowsOf,
+  schema,
+} from './index';
 
 describe('openDatabase on an embedded data directory', () => {
   let dir: string;
@@ -79,6 +87,40 @@ describe('openDatabase on an embedded data directory', () => {
       expect(existsSync(path.join(fresh, 'pgdata.partial'))).toBe(false);
     } finally {
       await rm(fresh, { recursive: true, force: true });
+    }
+  });
+
+  test('a prepared read is PREPAREd once, outside the count, even inside a transaction that rolls back', async () => {
+    const database = await openDatabase({ dataDir: dir });
+    const { db } = database;
+    try {
+      const read = (tx: typeof db, n: string, value: string | null) =>
+        preparedRowsOf<{ n: number; text: string | null; at: string }>(
+          tx,
+          'db_test_read',
+          sql`select ${Number(n)}::int + 1 as n, ${value}::text as text, timestamptz '2026-01-02T03:04:05Z' as at`,
+        );
+      const prepared = () =>
+        rowsOf<{ name: string }>(db, sql`select name from pg_prepared_statements where name = 'db_test_read'`);
+      await db
+        .transaction(async (tx) => {
+          expect(await read(tx, '1', "it's")).toEqual([{ n: 2, text: "it's", at: '2026-01-02 03:04:05+00' }]);
+          throw new Error('roll back');
+        })
+        .catch((error: unknown) => expect(String(error)).toMatch(/roll back/));
+      expect(await prepared()).toEqual([{ name: 'db_test_read' }]);
+      const { result, statements } = await countStatements(() => read(db, '41', null));
+      expect(result).toEqual([{ n: 42, text: null, at: '2026-01-02 03:04:05+00' }]);
+      expect(statements).toBe(1);
+      // What rowsOf answers for the same statement, dates as text included.
+      expect(
+        await rowsOf(
+          db,
+          sql`select ${41}::int + 1 as n, ${null}::text as text, timestamptz '2026-01-02T03:04:05Z' as at`,
+        ),
+      ).toEqual(result);
+    } finally {
+      await database.close();
     }
   });
 });

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, type QueryOptions } from '@electric-sql/pglite';
 import { sql, type SQL } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
@@ -13,7 +13,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { migrationsDir } from '../package-paths';
 import { lockDataDir, type DataDirLock } from './data-dir-lock';
-import { countStatement, uncounted } from './statements';
+import { countStatement, uncounted, uncountedWork } from './statements';
 import * as schema from './schema';
 
 export { DataDirLockedError } from './data-dir-lock';
@@ -49,16 +49,59 @@ export async function rowsOf<T>(db: Db, query: SQL): Promise<T[]> {
 
 const dialect = new PgDialect();
 
+/** The PGlite behind each of its transactions' clients (`openPglite` records them), for `preparedRowsOf`. */
+const pgliteOfTransaction = new WeakMap<object, PGlite>();
+/** The statements PREPAREd on each PGlite (its one session lives as long as it), by name. */
+const preparedOnPglite = new WeakMap<PGlite, Map<string, { sql: string; ready: Promise<void> }>>();
+
+/** A parameter as an SQL literal of unknown type (PostgreSQL converts it to the parameter's type), if it is one we write. */
+function literalOf(value: unknown): string | undefined {
+  if (value === null || value === undefined) return 'null';
+  if (typeof value === 'number' && Number.isFinite(value)) return `'${value}'`;
+  if (typeof value === 'bigint' || typeof value === 'boolean') return `'${value}'`;
+  // standard_conforming_strings is on: a quote doubled is the only escape.
+  if (typeof value === 'string' && !value.includes('\0')) return `'${value.replaceAll("'", "''")}'`;
+  return undefined;
+}
+
 /**
- * `rowsOf` as a named prepared statement (docs/architecture.md, "Statements"): node-postgres parses
- * and PostgreSQL plans it once per connection, then only binds and runs it. For the big one-statement
- * reads, whose planning costs more than running them (a task's detail: about 1.5 ms to plan, 0.8 ms
- * to run). `name` must name one SQL text (the parameters may change); PGlite ignores it.
+ * `rowsOf` as a named prepared statement (docs/architecture.md, "Statements"): planned once, then
+ * only bound and run. For the big one-statement reads, whose planning costs more than running them
+ * (a task's detail: about 1.5 ms to plan, 0.8 ms to run). `name` must name one SQL text (the
+ * parameters may change). node-postgres prepares it once per connection. PGlite's driver has no
+ * named statements, so on PGlite (decision 113) the first call PREPAREs it with SQL — once per
+ * PGlite, remembered here, outside the statement count (it is the database's, not the request's) —
+ * and every call runs `EXECUTE name(…)` with the parameters written as literals. A PREPARE fails only
+ * when its statement would, so one made inside a transaction cannot abort it for another reason, and
+ * it outlives a rollback. Parameters other than numbers, strings, booleans and nulls run unprepared.
  */
 export async function preparedRowsOf<T>(db: Db, name: string, query: SQL): Promise<T[]> {
-  const prepared = db._.session.prepareQuery(dialect.sqlToQuery(query), undefined, name, false);
-  const result: unknown = await prepared.execute();
-  return (result as { rows: T[] }).rows;
+  const text = dialect.sqlToQuery(query);
+  const prepared = db._.session.prepareQuery(text, undefined, name, false);
+  const client = (prepared as unknown as { client?: object }).client;
+  const pglite = client instanceof PGlite ? client : client ? pgliteOfTransaction.get(client) : undefined;
+  const literals = text.params.map(literalOf);
+  if (!pglite || !client || literals.some((literal) => literal === undefined) || !/^[a-z_][a-z0-9_]*$/.test(name)) {
+    const result: unknown = await prepared.execute();
+    return (result as { rows: T[] }).rows;
+  }
+  const session = client as PGlite;
+  const statements = preparedOnPglite.get(pglite) ?? new Map<string, { sql: string; ready: Promise<void> }>();
+  preparedOnPglite.set(pglite, statements);
+  let statement = statements.get(name);
+  if (!statement) {
+    const ready = uncountedWork(() => session.exec(`prepare ${name} as ${text.sql}`)).then(() => undefined);
+    statements.set(name, (statement = { sql: text.sql, ready }));
+    ready.catch(() => statements.delete(name));
+  } else if (statement.sql !== text.sql) {
+    // As node-postgres refuses it: the name would run the other statement.
+    throw new Error(`Prepared statement ${name} was used for a different statement`);
+  }
+  await statement.ready;
+  // Drizzle's own options for raw rows: dates and intervals stay text, as on node-postgres.
+  const options = (prepared as unknown as { rawQueryConfig: QueryOptions }).rawQueryConfig;
+  const result = await session.query<T>(`execute ${name}(${literals.join(', ')})`, [], options);
+  return result.rows;
 }
 
 /** Text for `LIKE`/`ILIKE` whose `%`, `_` and `\\` typed by the user match themselves. */
@@ -333,6 +376,13 @@ async function openPglite(
   }
   const db = drizzlePglite({ client, schema }) as unknown as Db;
   let closed = false;
+  // A transaction's client says which PGlite it belongs to (`preparedRowsOf`).
+  const transaction = client.transaction.bind(client);
+  client.transaction = (callback) =>
+    transaction((tx) => {
+      pgliteOfTransaction.set(tx, client);
+      return callback(tx);
+    });
   // Queries and execs, in a transaction or not, each take PGlite's query lock once.
   const exclusive = client._runExclusiveQuery.bind(client);
   client._runExclusiveQuery = (run) => {
