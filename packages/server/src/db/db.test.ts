@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
@@ -75,8 +75,8 @@ describe('openDatabase on an embedded data directory', () => {
     const fresh = await mkdtemp(path.join(os.tmpdir(), 'stageline-db-test-'));
     try {
       // What a killed first start leaves: the directory under its temporary name, half-made.
-      await mkdir(path.join(fresh, 'pgdata.partial', 'base'), { recursive: true });
-      await writeFile(path.join(fresh, 'pgdata.partial', 'PG_VERSION'), '18\n');
+      await mkdir(path.join(fresh, 'pgdata.partial-123-0a1b2c3d', 'base'), { recursive: true });
+      await writeFile(path.join(fresh, 'pgdata.partial-123-0a1b2c3d', 'PG_VERSION'), '18\n');
       const database = await openDatabase({ dataDir: fresh });
       try {
         expect(await database.db.select().from(schema.users)).toEqual([]);
@@ -84,7 +84,7 @@ describe('openDatabase on an embedded data directory', () => {
         await database.close();
       }
       expect(existsSync(path.join(fresh, 'pgdata', 'PG_VERSION'))).toBe(true);
-      expect(existsSync(path.join(fresh, 'pgdata.partial'))).toBe(false);
+      expect(await readdir(fresh)).toEqual(['pgdata']);
     } finally {
       await rm(fresh, { recursive: true, force: true });
     }

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, rename, rm } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { PGlite, type QueryOptions } from '@electric-sql/pglite';
@@ -328,12 +329,17 @@ PGlite.create({ ...JSON.parse(process.argv[3]), fs: new DirectoryFS() })
  * second PostgreSQL beside a copy of its whole heap, about 500 MB for a few seconds, which a process
  * would keep (V8 gives it back only after a full collection, and a WASM heap never). The child's
  * memory goes back to the system when it exits, and the server opens the finished directory like
- * any other. It is made under a temporary name and renamed, so a first start killed halfway leaves
- * no half-made `pgdata` that would later pass for a database.
+ * any other. It is made under a temporary name of its own and renamed, so a first start killed
+ * halfway leaves no half-made `pgdata` that would later pass for a database, and a child left running
+ * by a killed server writes only into its own directory, which the next start removes.
  */
 async function createPgliteDataDir(target: string): Promise<void> {
-  const partial = `${target}.partial`;
-  await rm(partial, { recursive: true, force: true });
+  const parent = path.dirname(target);
+  const prefix = `${path.basename(target)}.partial`;
+  for (const entry of await readdir(parent)) {
+    if (entry.startsWith(prefix)) await rm(path.join(parent, entry), { recursive: true, force: true });
+  }
+  const partial = path.join(parent, `${prefix}-${process.pid}-${randomBytes(4).toString('hex')}`);
   const options = { startParams: pgliteStartParams(), initDbStartParams: pgliteSettingParams() };
   const pglite = createRequire(import.meta.url).resolve('@electric-sql/pglite');
   await new Promise<void>((resolve, reject) => {
