@@ -5,16 +5,22 @@
  * 20 stages; an accept (review action); My work for a user with 1,000 tasks. Targets on a PostgreSQL
  * server: batch ≤ 1 s, matrix p95 ≤ 100 ms, review action p95 ≤ 20 ms, My work p95 ≤ 50 ms.
  *
+ * Memory (issue 13, item 5): the process's peak RSS through seeding and reading the whole matrix, and
+ * at the end, beside the peak of a child process that opens the same kind of database, empty, and
+ * builds the same app (`--baseline`).
+ *
  * Env: BENCH_DATABASE_URL=postgres://… (a server: a fresh database is created on it and dropped at
  * the end, unless BENCH_KEEP=1); otherwise PGlite in a temporary directory. BENCH_REQUESTS=n
  * (default 200); BENCH_UNITS=n units in the matrix pipeline (default 10,000).
  * Run: `npm run bench -- tasks`, or alone: `node --import tsx bench/tasks.bench.ts`.
  */
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
 import { eq, inArray, sql, type SQL } from 'drizzle-orm';
 import Fastify from 'fastify';
 import pg from 'pg';
@@ -45,6 +51,35 @@ const config = loadConfig({
 });
 
 type Headers = { authorization: string };
+
+/** The process's peak resident memory so far, in MB (the kernel's high-water mark). */
+const peakRssMb = () => process.resourceUsage().maxRSS / 1024;
+
+/**
+ * The baseline for the peak: a child process (same Node flags) that opens a fresh database of the
+ * same kind, builds the app, answers one signed-out request and reports its own peak, in MB.
+ */
+async function baselineRssMb(): Promise<number> {
+  const { stdout } = await promisify(execFile)(process.execPath, [
+    ...process.execArgv,
+    fileURLToPath(import.meta.url),
+    '--baseline',
+  ]);
+  return Number(/baseline-rss-mb (\d+(\.\d+)?)/.exec(stdout)?.[1] ?? Number.NaN);
+}
+
+async function baseline(): Promise<void> {
+  const { database, cleanup } = await openBenchDatabase();
+  const app = await buildApp({ config, database, logger: false });
+  try {
+    await app.inject({ method: 'GET', url: '/api/health/' });
+    print(`baseline-rss-mb ${peakRssMb().toFixed(0)}`);
+  } finally {
+    await app.close();
+    await database.close();
+    await cleanup();
+  }
+}
 
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
@@ -77,7 +112,9 @@ async function openBenchDatabase(): Promise<{ database: Database; label: string;
   // BENCH_KEEP=1 keeps the database for a look at the plans afterwards (`EXPLAIN ANALYZE` in psql).
   const keep = process.env.BENCH_KEEP === '1';
   const cleanup = keep
-    ? async () => print(`Kept the database ${name} (BENCH_KEEP=1).`)
+    ? async () => {
+        print(`Kept the database ${name} (BENCH_KEEP=1).`);
+      }
     : () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
   return { database, label, cleanup };
 }
@@ -267,6 +304,11 @@ export default async function run(): Promise<void> {
           wholeBytes = response.rawPayload.length;
         }),
       );
+    }
+    // The peak so far: seeding and reading the whole matrix (the plain query's 200,000 row objects,
+    // read next, are the reference's, not the app's).
+    const seededPeakMb = peakRssMb();
+    for (let i = 0; i < 5; i++) {
       rawTimes.push(
         await timed(() =>
           db.execute(sql`select t.id, t.unit_id, t.stage_id, t.status, t.due_date, t.ready_at, t.use_stage_defaults
@@ -394,6 +436,9 @@ export default async function run(): Promise<void> {
     }
     await bare.close();
 
+    const endPeakMb = peakRssMb();
+    const baseMb = await baselineRssMb();
+
     print(`Database: ${label}; ${Requests} sequential requests per latency row (app.inject, no network).\n`);
     print('| measure | result | target (PostgreSQL) |');
     print('|---|---|---|');
@@ -440,6 +485,13 @@ export default async function run(): Promise<void> {
     print(
       `| the same, a page by key half-way down p50 / p95 | ${ms(taskKeyPage.p50)} / ${ms(taskKeyPage.p95)} ms${versus(taskKeyPage, taskKeyPageRef)} | — |`,
     );
+    // Memory: this process's peak beside an empty database's, same kind, same app, same Node flags.
+    const againstBase = (mb: number) =>
+      `${mb.toFixed(0)} MB; empty database ${baseMb.toFixed(0)} MB (${(mb / baseMb).toFixed(2)}×)`;
+    print(
+      `| peak RSS through seeding and the whole matrix (200,000 tasks) | ${againstBase(seededPeakMb)} | ≤ 400 MB (PGlite) |`,
+    );
+    print(`| peak RSS at the end (the plain query's 200,000 row objects included) | ${againstBase(endPeakMb)} | — |`);
   } finally {
     await app.close();
     await database.close();
@@ -447,4 +499,7 @@ export default async function run(): Promise<void> {
   }
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await run();
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  if (process.argv.includes('--baseline')) await baseline();
+  else await run();
+}

@@ -1,9 +1,18 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { DataDirLockedError, openDatabase, schema } from './index';
+import {
+  countStatements,
+  DataDirLockedError,
+  openDatabase,
+  PgliteSettings,
+  preparedRowsOf,
+  rowsOf,
+  schema,
+} from './index';
 
 describe('openDatabase on an embedded data directory', () => {
   let dir: string;
@@ -41,6 +50,77 @@ describe('openDatabase on an embedded data directory', () => {
       expect(rows).toEqual([{ username: 'alice', email: 'alice@example.com' }]);
     } finally {
       await second.close();
+    }
+  });
+
+  test('runs with its memory settings from the command line, which a directory made before them gets too', async () => {
+    const database = await openDatabase({ dataDir: dir });
+    try {
+      const settings = await rowsOf<{ name: string; value: string; source: string }>(
+        database.db,
+        sql`select name, current_setting(name) as value, source from pg_settings
+          where name in ('shared_buffers', 'maintenance_work_mem') order by name`,
+      );
+      expect(settings).toEqual(
+        Object.entries(PgliteSettings)
+          .sort(([a], [b]) => a.localeCompare(b))
+          .map(([name, value]) => ({ name, value, source: 'command line' })),
+      );
+    } finally {
+      await database.close();
+    }
+  });
+
+  test('a first start killed while creating the database leaves nothing that passes for one', async () => {
+    const fresh = await mkdtemp(path.join(os.tmpdir(), 'stageline-db-test-'));
+    try {
+      // What a killed first start leaves: the directory under its temporary name, half-made.
+      await mkdir(path.join(fresh, 'pgdata.partial-123-0a1b2c3d', 'base'), { recursive: true });
+      await writeFile(path.join(fresh, 'pgdata.partial-123-0a1b2c3d', 'PG_VERSION'), '18\n');
+      const database = await openDatabase({ dataDir: fresh });
+      try {
+        expect(await database.db.select().from(schema.users)).toEqual([]);
+      } finally {
+        await database.close();
+      }
+      expect(existsSync(path.join(fresh, 'pgdata', 'PG_VERSION'))).toBe(true);
+      expect(await readdir(fresh)).toEqual(['pgdata']);
+    } finally {
+      await rm(fresh, { recursive: true, force: true });
+    }
+  });
+
+  test('a prepared read is PREPAREd once, outside the count, even inside a transaction that rolls back', async () => {
+    const database = await openDatabase({ dataDir: dir });
+    const { db } = database;
+    try {
+      const read = (tx: typeof db, n: string, value: string | null) =>
+        preparedRowsOf<{ n: number; text: string | null; at: string }>(
+          tx,
+          'db_test_read',
+          sql`select ${Number(n)}::int + 1 as n, ${value}::text as text, timestamptz '2026-01-02T03:04:05Z' as at`,
+        );
+      const prepared = () =>
+        rowsOf<{ name: string }>(db, sql`select name from pg_prepared_statements where name = 'db_test_read'`);
+      await db
+        .transaction(async (tx) => {
+          expect(await read(tx, '1', "it's")).toEqual([{ n: 2, text: "it's", at: '2026-01-02 03:04:05+00' }]);
+          throw new Error('roll back');
+        })
+        .catch((error: unknown) => expect(String(error)).toMatch(/roll back/));
+      expect(await prepared()).toEqual([{ name: 'db_test_read' }]);
+      const { result, statements } = await countStatements(() => read(db, '41', null));
+      expect(result).toEqual([{ n: 42, text: null, at: '2026-01-02 03:04:05+00' }]);
+      expect(statements).toBe(1);
+      // What rowsOf answers for the same statement, dates as text included.
+      expect(
+        await rowsOf(
+          db,
+          sql`select ${41}::int + 1 as n, ${null}::text as text, timestamptz '2026-01-02T03:04:05Z' as at`,
+        ),
+      ).toEqual(result);
+    } finally {
+      await database.close();
     }
   });
 });

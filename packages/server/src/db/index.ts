@@ -1,6 +1,10 @@
-import { mkdir } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, rename, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, type QueryOptions } from '@electric-sql/pglite';
 import { sql, type SQL } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
@@ -10,7 +14,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { migrationsDir } from '../package-paths';
 import { lockDataDir, type DataDirLock } from './data-dir-lock';
-import { countStatement, uncounted } from './statements';
+import { countStatement, uncounted, uncountedWork } from './statements';
 import * as schema from './schema';
 
 export { DataDirLockedError } from './data-dir-lock';
@@ -46,16 +50,59 @@ export async function rowsOf<T>(db: Db, query: SQL): Promise<T[]> {
 
 const dialect = new PgDialect();
 
+/** The PGlite behind each of its transactions' clients (`openPglite` records them), for `preparedRowsOf`. */
+const pgliteOfTransaction = new WeakMap<object, PGlite>();
+/** The statements PREPAREd on each PGlite (its one session lives as long as it), by name. */
+const preparedOnPglite = new WeakMap<PGlite, Map<string, { sql: string; ready: Promise<void> }>>();
+
+/** A parameter as an SQL literal of unknown type (PostgreSQL converts it to the parameter's type), if it is one we write. */
+function literalOf(value: unknown): string | undefined {
+  if (value === null || value === undefined) return 'null';
+  if (typeof value === 'number' && Number.isFinite(value)) return `'${value}'`;
+  if (typeof value === 'bigint' || typeof value === 'boolean') return `'${value}'`;
+  // standard_conforming_strings is on: a quote doubled is the only escape.
+  if (typeof value === 'string' && !value.includes('\0')) return `'${value.replaceAll("'", "''")}'`;
+  return undefined;
+}
+
 /**
- * `rowsOf` as a named prepared statement (docs/architecture.md, "Statements"): node-postgres parses
- * and PostgreSQL plans it once per connection, then only binds and runs it. For the big one-statement
- * reads, whose planning costs more than running them (a task's detail: about 1.5 ms to plan, 0.8 ms
- * to run). `name` must name one SQL text (the parameters may change); PGlite ignores it.
+ * `rowsOf` as a named prepared statement (docs/architecture.md, "Statements"): planned once, then
+ * only bound and run. For the big one-statement reads, whose planning costs more than running them
+ * (a task's detail: about 1.5 ms to plan, 0.8 ms to run). `name` must name one SQL text (the
+ * parameters may change). node-postgres prepares it once per connection. PGlite's driver has no
+ * named statements, so on PGlite (decision 113) the first call PREPAREs it with SQL — once per
+ * PGlite, remembered here, outside the statement count (it is the database's, not the request's) —
+ * and every call runs `EXECUTE name(…)` with the parameters written as literals. A PREPARE fails only
+ * when its statement would, so one made inside a transaction cannot abort it for another reason, and
+ * it outlives a rollback. Parameters other than numbers, strings, booleans and nulls run unprepared.
  */
 export async function preparedRowsOf<T>(db: Db, name: string, query: SQL): Promise<T[]> {
-  const prepared = db._.session.prepareQuery(dialect.sqlToQuery(query), undefined, name, false);
-  const result: unknown = await prepared.execute();
-  return (result as { rows: T[] }).rows;
+  const text = dialect.sqlToQuery(query);
+  const prepared = db._.session.prepareQuery(text, undefined, name, false);
+  const client = (prepared as unknown as { client?: object }).client;
+  const pglite = client instanceof PGlite ? client : client ? pgliteOfTransaction.get(client) : undefined;
+  const literals = text.params.map(literalOf);
+  if (!pglite || !client || literals.some((literal) => literal === undefined) || !/^[a-z_][a-z0-9_]*$/.test(name)) {
+    const result: unknown = await prepared.execute();
+    return (result as { rows: T[] }).rows;
+  }
+  const session = client as PGlite;
+  const statements = preparedOnPglite.get(pglite) ?? new Map<string, { sql: string; ready: Promise<void> }>();
+  preparedOnPglite.set(pglite, statements);
+  let statement = statements.get(name);
+  if (!statement) {
+    const ready = uncountedWork(() => session.exec(`prepare ${name} as ${text.sql}`)).then(() => undefined);
+    statements.set(name, (statement = { sql: text.sql, ready }));
+    ready.catch(() => statements.delete(name));
+  } else if (statement.sql !== text.sql) {
+    // As node-postgres refuses it: the name would run the other statement.
+    throw new Error(`Prepared statement ${name} was used for a different statement`);
+  }
+  await statement.ready;
+  // Drizzle's own options for raw rows: dates and intervals stay text, as on node-postgres.
+  const options = (prepared as unknown as { rawQueryConfig: QueryOptions }).rawQueryConfig;
+  const result = await session.query<T>(`execute ${name}(${literals.join(', ')})`, [], options);
+  return result.rows;
 }
 
 /** Text for `LIKE`/`ILIKE` whose `%`, `_` and `\\` typed by the user match themselves. */
@@ -231,6 +278,88 @@ async function listenPostgres(
   };
 }
 
+/**
+ * Server settings of the embedded database (decision 110), given on its command line so they hold
+ * for data directories made before them too. PGlite's WASM heap never shrinks, and PostgreSQL
+ * touches all of `shared_buffers` when it starts: at PGlite's 128 MB it cost 150 MB of resident
+ * memory before the first query. The data files stay in the operating system's cache, so a page
+ * missing from the 16 MB pool costs a read from memory, not from disk. `maintenance_work_mem` bounds
+ * what an index build or VACUUM may take from the heap for good.
+ */
+export const PgliteSettings: Readonly<Record<string, string>> = {
+  shared_buffers: '16MB',
+  maintenance_work_mem: '16MB',
+};
+
+const pgliteSettingParams = () => Object.entries(PgliteSettings).flatMap(([name, value]) => ['-c', `${name}=${value}`]);
+const pgliteStartParams = () => [...PGlite.defaultStartParams, ...pgliteSettingParams()];
+
+/**
+ * What the child of `createPgliteDataDir` runs (CommonJS, so it needs no loader): PGlite with the
+ * data directory mounted as its `NodeFS` does, but through a subclass of `MemoryFS`, for which PGlite
+ * lets `initdb` write straight into the mounted directory; for `NodeFS` it makes the database in
+ * memory and copies it over as a tar, 200 MB more at the peak. Arguments: PGlite's path, the
+ * directory, the options as JSON.
+ */
+const createDataDirScript = `
+const path = require('node:path');
+const { PGlite, MemoryFS } = require(process.argv[1]);
+const root = path.resolve(process.argv[2]);
+class DirectoryFS extends MemoryFS {
+  async init(pg, options) {
+    this.pg = pg;
+    const mount = (mod) => {
+      mod.FS.mkdirTree('/pglite/data');
+      mod.FS.mount(mod.NODEFS, { root }, '/pglite/data');
+    };
+    return { emscriptenOpts: { ...options, preRun: [...(options.preRun || []), mount] } };
+  }
+}
+require('node:fs').mkdirSync(root, { recursive: true });
+PGlite.create({ ...JSON.parse(process.argv[3]), fs: new DirectoryFS() })
+  .then((db) => db.close())
+  .catch((error) => {
+    process.stderr.write(String((error && error.stack) || error));
+    process.exitCode = 1;
+  });
+`;
+
+/**
+ * Creates a new PGlite data directory in a child process (decision 110). PGlite's `initdb` runs a
+ * second PostgreSQL beside a copy of its whole heap, about 500 MB for a few seconds, which a process
+ * would keep (V8 gives it back only after a full collection, and a WASM heap never). The child's
+ * memory goes back to the system when it exits, and the server opens the finished directory like
+ * any other. It is made under a temporary name of its own and renamed, so a first start killed
+ * halfway leaves no half-made `pgdata` that would later pass for a database, and a child left running
+ * by a killed server writes only into its own directory, which the next start removes.
+ */
+async function createPgliteDataDir(target: string): Promise<void> {
+  const parent = path.dirname(target);
+  const prefix = `${path.basename(target)}.partial`;
+  for (const entry of await readdir(parent)) {
+    if (entry.startsWith(prefix)) await rm(path.join(parent, entry), { recursive: true, force: true });
+  }
+  const partial = path.join(parent, `${prefix}-${process.pid}-${randomBytes(4).toString('hex')}`);
+  const options = { startParams: pgliteStartParams(), initDbStartParams: pgliteSettingParams() };
+  const pglite = createRequire(import.meta.url).resolve('@electric-sql/pglite');
+  await new Promise<void>((resolve, reject) => {
+    const child = spawn(process.execPath, ['-e', createDataDirScript, pglite, partial, JSON.stringify(options)], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (text: string) => {
+      stderr = (stderr + text).slice(-4000);
+    });
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      if (code === 0) resolve();
+      else reject(new Error(`Creating the embedded database failed (${signal ?? `exit code ${code}`}): ${stderr}`));
+    });
+  });
+  await rename(partial, target);
+}
+
 async function openPglite(
   options: { dataDir: string; onLockTakeover?: (reason: string) => void } | { pglite: PGlite },
 ): Promise<Database> {
@@ -243,7 +372,9 @@ async function openPglite(
     await mkdir(dir, { recursive: true });
     lock = await lockDataDir(dir, { onTakeover: options.onLockTakeover });
     try {
-      client = await PGlite.create(path.join(dir, 'pgdata'));
+      const pgdata = path.join(dir, 'pgdata');
+      if (!existsSync(path.join(pgdata, 'PG_VERSION'))) await createPgliteDataDir(pgdata);
+      client = await PGlite.create(pgdata, { startParams: pgliteStartParams() });
     } catch (error) {
       await lock.release();
       throw error;
@@ -251,6 +382,13 @@ async function openPglite(
   }
   const db = drizzlePglite({ client, schema }) as unknown as Db;
   let closed = false;
+  // A transaction's client says which PGlite it belongs to (`preparedRowsOf`).
+  const transaction = client.transaction.bind(client);
+  client.transaction = (callback) =>
+    transaction((tx) => {
+      pgliteOfTransaction.set(tx, client);
+      return callback(tx);
+    });
   // Queries and execs, in a transaction or not, each take PGlite's query lock once.
   const exclusive = client._runExclusiveQuery.bind(client);
   client._runExclusiveQuery = (run) => {

@@ -29,3 +29,6 @@ export const uncounted =
   <A extends unknown[]>(callback: (...args: A) => void) =>
   (...args: A): void =>
     scope.exit(() => callback(...args));
+
+/** Runs `work` outside any count (bookkeeping of the database, such as a PREPARE, not of the request). */
+export const uncountedWork = <T>(work: () => Promise<T>): Promise<T> => scope.exit(work);
