@@ -112,6 +112,9 @@ describe('openDatabase on an embedded data directory', () => {
       const { result, statements } = await countStatements(() => read(db, '41', null));
       expect(result).toEqual([{ n: 42, text: null, at: '2026-01-02 03:04:05+00' }]);
       expect(statements).toBe(1);
+      // A parameter written as a literal stays a value, whatever quotes and backslashes it holds.
+      const hostile = "\\'); drop table tasks; -- ' \\";
+      expect((await read(db, '1', hostile))[0]?.text).toBe(hostile);
       // What rowsOf answers for the same statement, dates as text included.
       expect(
         await rowsOf(
