@@ -725,19 +725,21 @@ describe('permission matrix', () => {
   );
 
   /**
-   * Reads change nothing, so every GET cell of a caller shares one scene: about half the cells, and
-   * most of this file's time, as building a scene is many inserts. Writes each get a fresh one.
+   * A scene per caller for the cells that change nothing: every read, and every write the caller is
+   * refused (a refusal writes nothing; one that did would fail its own cell). Building a scene is many
+   * inserts and most of this file's time, so only the writes that succeed get a fresh one each.
    */
-  const readScenes = new Map<Caller, Promise<Fixture>>();
-  const readScene = (caller: Caller) => {
-    let scene = readScenes.get(caller);
-    if (!scene) readScenes.set(caller, (scene = fixture(caller)));
+  const sharedScenes = new Map<Caller, Promise<Fixture>>();
+  const sharedScene = (caller: Caller) => {
+    let scene = sharedScenes.get(caller);
+    if (!scene) sharedScenes.set(caller, (scene = fixture(caller)));
     return scene;
   };
 
   it.each(cells)('%s', async (_name, { route, caller, status, entry }) => {
     const method = route.split(' ')[0] as 'GET' | 'HEAD' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
-    const f = method === 'GET' || method === 'HEAD' ? await readScene(caller) : await fixture(caller);
+    const changesNothing = method === 'GET' || method === 'HEAD' || status >= 400;
+    const f = changesNothing ? await sharedScene(caller) : await fixture(caller);
     const { url, payload, headers } = entry.call(f);
     const response = await t.app.inject({
       method,
