@@ -1,4 +1,5 @@
 import type { APIRequestContext } from '@playwright/test';
+import { wholeMatrixRows, type TWholeMatrixAnswer } from '@stageline/shared';
 import { registerUser, type TestUser } from './support/accounts';
 import { call, openAs, teamWorkspace } from './support/api';
 import { expect, snap, test } from './support/fixtures';
@@ -35,7 +36,11 @@ async function chainPipeline(request: APIRequestContext, lead: TestUser, project
   return pipeline;
 }
 
-test('a 500-stage matrix: columns in flow order, only those in view drawn; its editor far out and zoomed in', async ({ browser, baseURL, request }) => {
+test('a 500-stage matrix: columns in flow order, only those in view drawn; its editor far out and zoomed in', async ({
+  browser,
+  baseURL,
+  request,
+}) => {
   test.setTimeout(120_000);
   const lead = await registerUser(request, { firstName: 'Lena' });
   const team = await teamWorkspace(request, lead, [], 'Long studio');
@@ -125,11 +130,8 @@ test('10,000 units × 20 stages: one call loads them all, filters run in the bro
 
   // Someone else finishes Shot 1's first task: the cell changes, the next stage becomes ready, and only
   // Shot 1's row is fetched again.
-  const matrixNow = await call<{ units: [number, string, ([number] | null)[]][] }>(
-    request,
-    lead,
-    'GET',
-    `units/matrix/whole/?pipeline=${pipeline.id}`,
+  const matrixNow = wholeMatrixRows(
+    await call<TWholeMatrixAnswer>(request, lead, 'GET', `units/matrix/whole/?pipeline=${pipeline.id}`),
   );
   const [unitId, , cells] = matrixNow.units[0]!;
   await call(request, lead, 'PATCH', `tasks/${cells[0]![0]}/`, { status: 'done' });

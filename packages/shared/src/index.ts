@@ -19,6 +19,7 @@ export * from './schemas/abilities';
 export * from './schemas/workspaces';
 export * from './schemas/pipelines';
 export * from './schemas/units';
+export * from './schemas/whole-matrix';
 export * from './schemas/teams';
 export * from './schemas/comments';
 export * from './schemas/attachments';

@@ -2,13 +2,14 @@ import { render } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeAll, beforeEach, vi } from 'vitest';
 import {
+  TaskStatuses,
   WholeMatrixCellFields,
   type TMatrixPage,
   type TMe,
   type TPipeline,
   type TProject,
   type TRole,
-  type TWholeMatrix,
+  type TWholeMatrixAnswer,
   type TWorkspace,
 } from '@stageline/shared';
 import { Providers } from '../src/app/providers';
@@ -102,23 +103,30 @@ export const pipeline = (id: number, name: string): TPipeline => ({
  * A page of the matrix as `GET units/matrix/whole/` sends the same rows: what the matrix screen
  * loads for pipelines up to `WholeMatrixUnits`.
  */
-export function wholeOf(page: TMatrixPage, pipelineId = 7): TWholeMatrix {
+export function wholeOf(page: TMatrixPage, pipelineId = 7): TWholeMatrixAnswer {
+  const tasks = page.rows.flatMap((row) => row.tasks.map((task) => ({ unit: row.unit.id, task })));
   return {
     pipeline: pipelineId,
     count: page.count,
-    stages: page.stages,
+    stages: page.stages.map((stage) => ({ ...stage, assignees: [], teams: [] })),
+    statuses: [...TaskStatuses],
     cell: [...WholeMatrixCellFields],
     people: [],
-    units: page.rows.map((row) => [
-      row.unit.id,
-      row.unit.name,
-      page.stages.map((stage) => {
-        const task = row.tasks.find((candidate) => candidate.stage === stage.id);
-        return task
-          ? [task.id, task.status, task.ready, task.overdue, task.due_date, task.assignees, task.files]
-          : null;
-      }),
+    units: page.rows.map((row) => [row.unit.id, row.unit.name]),
+    // Each task with its own assignees (`own`), so they are the page's as they are.
+    cells: tasks.map(({ unit, task }) => [
+      unit,
+      task.stage,
+      task.id,
+      TaskStatuses.indexOf(task.status),
+      task.ready ? 1 : 0,
+      task.overdue ? 1 : 0,
+      task.due_date === null ? null : Date.parse(task.due_date),
+      1,
     ]),
+    assignees: Object.fromEntries(tasks.map(({ task }) => [task.id, task.assignees])),
+    teams: {},
+    files: Object.fromEntries(tasks.filter(({ task }) => task.files > 0).map(({ task }) => [task.id, task.files])),
   };
 }
 

@@ -13,7 +13,7 @@ import {
   ZUnitPatch,
   ZWholeMatrix,
   ZWholeMatrixQuery,
-  type TWholeMatrix,
+  type TWholeMatrixAnswer,
 } from '@stageline/shared';
 import type { Db } from '../../db';
 import { callerOf } from '../auth';
@@ -102,9 +102,10 @@ export const unitsRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
         tags,
         summary: "A pipeline's whole unit × stage matrix in one compact answer",
         description:
-          `${forbidden} Positional: stages once in flow order, each unit as [id, name, cells], each cell as the ` +
-          '`cell` field list says, people once. Compressed when the client accepts it; an ETag makes an ' +
-          'unchanged matrix a 304 (send If-None-Match).',
+          `${forbidden} Positional: stages once in flow order with their default assignees and teams, units ` +
+          'as [id, name] in name order, cells flat as the `cell` field list says (status an index into ' +
+          '`statuses`), own assignees, own teams and file counts by task id, people once. Compressed when ' +
+          'the client accepts it; an ETag makes an unchanged matrix a 304 (send If-None-Match).',
         security: bearer,
         querystring: ZWholeMatrixQuery,
         response: { 200: ZWholeMatrix, 304: z.null().describe('Not modified') },
@@ -122,7 +123,7 @@ export const unitsRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
       void reply.header('etag', etag).header('cache-control', 'private, no-cache');
       if (request.headers['if-none-match'] === etag) return reply.code(304).send(null);
       // Already `ZWholeMatrix` as JSON text (the serializer above passes text through).
-      return reply.type('application/json; charset=utf-8').send(json as unknown as TWholeMatrix);
+      return reply.type('application/json; charset=utf-8').send(json as unknown as TWholeMatrixAnswer);
     },
   );
 

@@ -5,6 +5,7 @@ import {
   ZMatrixPage,
   ZUnit,
   ZUnitImportResult,
+  wholeMatrixRows,
   ZWholeMatrixChecked,
   type TBatchUnits,
   type TPipelineSummary,
@@ -79,14 +80,16 @@ export function wholeMatrixFits(pipeline: Pick<TPipelineSummary, 'stages_count' 
   return tasks / pipeline.stages_count <= WholeMatrixUnits;
 }
 
-/** GET units/matrix/whole/?pipeline= (or only `units`): the whole matrix, positional and checked. */
+/** GET units/matrix/whole/?pipeline= (or only `units`): the whole matrix, checked, as rows. */
 export const getWholeMatrix = async (pipeline: number, units?: readonly number[], signal?: AbortSignal) =>
-  ZWholeMatrixChecked.parse(
-    await api.get('units/matrix/whole/', {
-      query: units ? { pipeline, units: units.join(',') } : { pipeline },
-      signal,
-      silent: true,
-    }),
+  wholeMatrixRows(
+    ZWholeMatrixChecked.parse(
+      await api.get('units/matrix/whole/', {
+        query: units ? { pipeline, units: units.join(',') } : { pipeline },
+        signal,
+        silent: true,
+      }),
+    ),
   );
 export const wholeMatrixQueryOptions = (pipeline: number) =>
   queryOptions({
@@ -113,7 +116,10 @@ async function refetchRows() {
       const asked = ids.slice(start, start + RefetchMaxUnits);
       try {
         const fresh = await getWholeMatrix(pipeline, asked);
-        client.setQueryData<TWholeMatrix>(unitKeys.whole(pipeline), (matrix) => matrix && withUnits(matrix, fresh, asked));
+        client.setQueryData<TWholeMatrix>(
+          unitKeys.whole(pipeline),
+          (matrix) => matrix && withUnits(matrix, fresh, asked),
+        );
       } catch {
         void client.invalidateQueries({ queryKey: unitKeys.whole(pipeline) });
       }
@@ -134,8 +140,9 @@ export function taskChanged(
   void client.invalidateQueries({ queryKey: unitKeys.matrices() });
   const key = unitKeys.whole(task.pipeline);
   if (!client.getQueryData(key)) return;
-  client.setQueryData<TWholeMatrix>(key, (matrix) =>
-    matrix && withTaskStatus(matrix, { unit: task.unit, task: task.id, status: task.status }),
+  client.setQueryData<TWholeMatrix>(
+    key,
+    (matrix) => matrix && withTaskStatus(matrix, { unit: task.unit, task: task.id, status: task.status }),
   );
   const waiting = refetching.get(task.pipeline) ?? { client, units: new Set<number>() };
   waiting.units.add(task.unit);

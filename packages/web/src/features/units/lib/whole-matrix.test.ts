@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import type { TTaskStatus, TWholeMatrix, TWholeMatrixCell } from '@stageline/shared';
 import { gridRow, selectUnits, withTaskStatus, withUnits, type TWholeUnit } from './whole-matrix';
 
-/** A cell as the server sends it: the fields after `overdue` only up to the last one not at its default. */
+/** A cell as `wholeMatrixRows` makes it: the fields after `overdue` only up to the last one not at its default. */
 function cell(
   id: number,
   patch: { status?: TTaskStatus; overdue?: boolean; assignees?: number[]; teams?: number[] } = {},
@@ -27,7 +27,6 @@ const matrix: TWholeMatrix = {
     { id: 5, name: 'Layout' },
     { id: 6, name: 'Light' },
   ],
-  cell: ['id', 'status', 'ready', 'overdue', 'due_date', 'assignees', 'files', 'teams'],
   people: [],
   units,
 };
@@ -66,6 +65,9 @@ describe('patching the whole matrix', () => {
       cells: [expect.objectContaining({ id: 101, stage: 5, overdue: true, assignees: [] }), null],
     });
     expect(gridRow(units[1]!, matrix.stages)).toBe(row);
+    // The due date comes in milliseconds and goes to the grid as the paged matrix's text.
+    const due = gridRow([40, 'Shot 3', [[401, 'todo', true, false, Date.UTC(2026, 10, 24)], null]], matrix.stages);
+    expect(due.cells[0]?.due_date).toBe('2026-11-24T00:00:00.000Z');
   });
 
   test('a task status changes at once in a new matrix; an unknown task leaves it as it was', () => {

@@ -35,7 +35,9 @@ export function selectUnits(units: readonly TWholeUnit[], filter: TMatrixFilter,
   if (search) tests.push((unit) => unit[1].toLocaleLowerCase().includes(search));
   if (status) tests.push((unit) => anyCell(unit, (cell) => cell[Cell.status] === status));
   if (filter.assignee !== undefined)
-    tests.push((unit) => person !== undefined && anyCell(unit, (cell) => cell[Cell.assignees]?.includes(person) ?? false));
+    tests.push(
+      (unit) => person !== undefined && anyCell(unit, (cell) => cell[Cell.assignees]?.includes(person) ?? false),
+    );
   if (team !== undefined) tests.push((unit) => anyCell(unit, (cell) => cell[Cell.teams]?.includes(team) ?? false));
   if (overdue !== undefined) {
     const wanted = overdue === 'true';
@@ -55,6 +57,9 @@ export function selectUnits(units: readonly TWholeUnit[], filter: TMatrixFilter,
 
 const rows = new WeakMap<TWholeUnit, TGridRow>();
 
+/** The cell's due date (milliseconds) as the grid's cells give it; made for the rows drawn only. */
+const dueDate = (ms: number | null | undefined) => (ms == null ? null : new Date(ms).toISOString());
+
 /** A unit of the whole matrix as the grid's row, made once per unit (units are replaced, never changed). */
 export function gridRow(unit: TWholeUnit, stages: TWholeMatrix['stages']): TGridRow {
   const known = rows.get(unit);
@@ -71,7 +76,7 @@ export function gridRow(unit: TWholeUnit, stages: TWholeMatrix['stages']): TGrid
             status: cell[Cell.status],
             ready: cell[Cell.ready] ?? false,
             overdue: cell[Cell.overdue] ?? false,
-            due_date: cell[Cell.due] ?? null,
+            due_date: dueDate(cell[Cell.due]),
             assignees: cell[Cell.assignees] ?? [],
             files: cell[Cell.files] ?? 0,
           },
