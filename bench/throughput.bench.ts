@@ -1,0 +1,113 @@
+/**
+ * Issue 13's throughput rows: requests per second that an authenticated read sustains, each beside a
+ * bare Fastify route doing the same number of primary-key selects through the same driver and pool,
+ * measured in the same run (this machine is shared and noisy: the ratio is the figure):
+ * - `GET projects/{id}/` (its unit and task counts are stored counters) against one select, goal
+ *   ≥ 50 % of it;
+ * - `GET tasks/{id}/` against ten sequential selects, the issue's reference; the issue measured
+ *   265 req/s against 1,113 for it (0.24×), and asks for twice that (≥ 0.48×);
+ * - `GET health/` as the floor of the framework alone.
+ * The app listens on a port like `npm start` (logger off) and autocannon drives it from a worker
+ * thread, one route at a time, after a second of warm-up. The project holds `BENCH_UNITS` units
+ * (default 10,000) × 20 stages, so a count over its units would show.
+ *
+ * Env: BENCH_DATABASE_URL (else PGlite), BENCH_UNITS, BENCH_SECONDS (default 5 per route),
+ * BENCH_CONNECTIONS (default 10). Run: `npm run bench -- throughput`.
+ */
+import { pathToFileURL } from 'node:url';
+import autocannon from 'autocannon';
+import { sql } from 'drizzle-orm';
+import Fastify from 'fastify';
+import { buildApp } from '../packages/server/src/app';
+import { countStatements } from '../packages/server/src/db';
+import { rowsOf } from '../packages/server/src/features/tasks';
+import { config, openBenchDatabase, print, seedWorkspace, thousands } from './support/seed';
+
+const Units = Number(process.env.BENCH_UNITS ?? 10_000);
+const Seconds = Number(process.env.BENCH_SECONDS ?? 5);
+const Connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
+
+/** Requests per second (mean) and latency p50 / p99 of `url` for `seconds`; throws on any error. */
+async function load(url: string, headers: Record<string, string>, seconds = Seconds) {
+  const result = await autocannon({ url, connections: Connections, duration: seconds, headers, workers: 1 });
+  const failed = result.errors + result.timeouts + result.non2xx;
+  if (failed > 0) throw new Error(`${url}: ${failed} failed requests of ${result.requests.total}`);
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
+}
+
+export default async function run(): Promise<void> {
+  const { database, label, cleanup } = await openBenchDatabase();
+  const app = await buildApp({ config, database, logger: false });
+  const bare = Fastify();
+  const db = database.db;
+  try {
+    const { meHeaders, project, pipelineOf, batch } = await seedWorkspace(app, db);
+    const pipeline = await pipelineOf('Throughput', 20);
+    for (let done = 0; done < Units; done += 1000) await batch(pipeline.id, Math.min(1000, Units - done));
+    const [task] = await rowsOf<{ id: number }>(
+      db,
+      sql`select id from tasks where pipeline_id = ${pipeline.id} limit 1`,
+    );
+
+    // The reference: the same driver and pool, one route, `n` primary-key selects one after another.
+    bare.get<{ Params: { n: string } }>('/ref/:n/', async (request) => {
+      let row: unknown;
+      for (let i = 0; i < Number(request.params.n); i++)
+        [row] = await rowsOf(db, sql`select id, name, workspace_id from projects where id = ${project.id}`);
+      return row;
+    });
+    const base = await app.listen({ host: '127.0.0.1', port: 0 });
+    const bareBase = await bare.listen({ host: '127.0.0.1', port: 0 });
+    const headers = { authorization: meHeaders.authorization };
+    const paths = { project: `/api/projects/${project.id}/`, task: `/api/tasks/${task!.id}/` };
+    const routes = { project: base + paths.project, task: base + paths.task, health: `${base}/api/health/` };
+    // Statements of one request with the session known (as under load), through inject so they count.
+    const statements = async (url: string) => {
+      await app.inject({ method: 'GET', url, headers });
+      return (await countStatements(() => app.inject({ method: 'GET', url, headers }))).statements;
+    };
+    const counted = { project: await statements(paths.project), task: await statements(paths.task) };
+
+    await load(routes.project, headers, 1);
+    await load(`${bareBase}/ref/1/`, {}, 1);
+    const project1 = await load(routes.project, headers);
+    const ref1 = await load(`${bareBase}/ref/1/`, {});
+    const task1 = await load(routes.task, headers);
+    const ref10 = await load(`${bareBase}/ref/10/`, {});
+    const health = await load(routes.health, {});
+
+    const row = (name: string, m: { rps: number; p50: number; p99: number }, ref: { rps: number }, goal: string) =>
+      `| ${name} | ${thousands(Math.round(m.rps))} req/s, p50 ${m.p50} / p99 ${m.p99} ms | ${thousands(Math.round(ref.rps))} req/s | ${(m.rps / ref.rps).toFixed(2)}× | ${goal} |`;
+    print(
+      `Database: ${label}; ${thousands(Units)} units × 20 stages in the project; ${Connections} connections, ${Seconds} s per route (autocannon), measured one after another.\n`,
+    );
+    print('| route | app | same-run reference | ratio | goal |');
+    print('|---|---|---|---|---|');
+    print(
+      row(
+        `\`GET projects/{id}/\` (${counted.project} statements)`,
+        project1,
+        ref1,
+        '≥ 0.50× bare Fastify + 1 primary-key select',
+      ),
+    );
+    print(
+      row(
+        `\`GET tasks/{id}/\` (${counted.task} statement${counted.task === 1 ? '' : 's'})`,
+        task1,
+        ref10,
+        '≥ 0.48× bare Fastify + 10 selects (2× the issue’s 0.24×), ≤ 3 statements',
+      ),
+    );
+    print(
+      `| \`GET health/\` (no database) | ${thousands(Math.round(health.rps))} req/s, p50 ${health.p50} / p99 ${health.p99} ms | — | — | — |`,
+    );
+  } finally {
+    await bare.close();
+    await app.close();
+    await database.close();
+    await cleanup();
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await run();
