@@ -85,7 +85,7 @@ export default async function run(): Promise<void> {
     print('|---|---|---|---|---|');
     print(
       row(
-        `\`GET projects/{id}/\` (${counted.project} statements)`,
+        `\`GET projects/{id}/\` (${counted.project} statement${counted.project === 1 ? '' : 's'})`,
         project1,
         ref1,
         '≥ 0.50× bare Fastify + 1 primary-key select',

@@ -10,18 +10,21 @@ import {
 import { schema, type Db } from '../../db';
 import { AppError } from '../../http/errors';
 import { overdueAt, rowsOf } from '../tasks';
-import { actorIn, authorizeIn, inWorkspacesOf } from '../workspaces';
+import { actorIn, authorize, authorizeIn, inWorkspacesOf } from '../workspaces';
 import { authorizeProject } from './policy';
 import { presentProject, productReviewDefaults, reviewColumns } from './presenter';
 
-const { projects, pipelines } = schema;
+const { projects, pipelines, memberships } = schema;
+
+/** A project's columns and its count of pipelines. */
+const projectColumns = {
+  ...getTableColumns(projects),
+  pipelinesCount: sql<number>`(select count(*)::int from ${pipelines} p where p.project_id = ${projects}.id)`,
+};
 
 async function selectProjects(db: Db, where: SQL | undefined): Promise<TProject[]> {
   const rows = await db
-    .select({
-      ...getTableColumns(projects),
-      pipelinesCount: sql<number>`(select count(*)::int from ${pipelines} p where p.project_id = ${projects}.id)`,
-    })
+    .select(projectColumns)
     .from(projects)
     .where(where)
     .orderBy(asc(sql`lower(${projects.name})`), asc(projects.id));
@@ -59,10 +62,20 @@ export async function listProjects(db: Db, { userId, workspaceId }: { userId: nu
   return selectProjects(db, eq(projects.workspaceId, workspaceId));
 }
 
-/** GET projects/{id}/. */
+/**
+ * GET projects/{id}/: the project with the caller's role in its workspace, in one statement (404
+ * when either is missing, as `authorizeProject` answers); its counts are stored or indexed.
+ */
 export async function getProject(db: Db, { userId, projectId }: { userId: number; projectId: number }) {
-  await authorizeProject(db, { userId, projectId, action: 'view' });
-  return projectById(db, projectId);
+  const [row] = await db
+    .select({ ...projectColumns, role: memberships.role })
+    .from(projects)
+    .innerJoin(memberships, and(eq(memberships.workspaceId, projects.workspaceId), eq(memberships.userId, userId)))
+    .where(eq(projects.id, projectId));
+  if (!row) throw new AppError('not_found');
+  const { role, ...project } = row;
+  authorize({ userId, workspaceId: project.workspaceId, role }, 'project', 'view');
+  return presentProject({ ...project, pipelinesCount: Number(project.pipelinesCount) });
 }
 
 /** PATCH projects/{id}/ (Member and above). New review defaults apply to stages created from now on. */

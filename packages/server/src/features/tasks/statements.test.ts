@@ -63,7 +63,7 @@ describe('statements per request', () => {
     // Measured 2026-11-24 on both databases (they agree), with the session cache warm; a page of
     // units reads the stored count, not every unit (decision 104), and a pipeline's page of tasks its
     // stored task count, after one statement checking the pipeline through the caller's membership
-    // (decision 108). A read is one
+    // (decision 108). A project's read is one statement with the caller's role (was 3). A read is one
     // statement (the caller's access folded in); an action is BEGIN, the access check with the
     // unit's lock, the task's lock with its context, the engine's writes, readiness, the live events
     // with the webhooks, the notifications (when any), COMMIT, and the read (was 6, 16, 21, 19, 19).
@@ -76,7 +76,7 @@ describe('statements per request', () => {
       page: 2,
       units: 3,
       unitsOfProject: 3,
-      project: 3,
+      project: 1,
       myWork: 1,
     });
   });
