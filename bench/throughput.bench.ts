@@ -6,7 +6,7 @@
  *   ≥ 50 % of it;
  * - `GET tasks/{id}/` against ten sequential selects, the issue's reference; the issue measured
  *   265 req/s against 1,113 for it (0.24×), and asks for twice that (≥ 0.48×);
- * - `GET health/` as the floor of the framework alone.
+ * - `GET health/` (one `select 1`) as the floor of the app with the database.
  * The app listens on a port like `npm start` (logger off) and autocannon drives it from a worker
  * thread, one route at a time, after a second of warm-up. The project holds `BENCH_UNITS` units
  * (default 10,000) × 20 stages, so a count over its units would show.
@@ -100,7 +100,7 @@ export default async function run(): Promise<void> {
       ),
     );
     print(
-      `| \`GET health/\` (no database) | ${thousands(Math.round(health.rps))} req/s, p50 ${health.p50} / p99 ${health.p99} ms | — | — | — |`,
+      `| \`GET health/\` (one \`select 1\`) | ${thousands(Math.round(health.rps))} req/s, p50 ${health.p50} / p99 ${health.p99} ms | — | — | — |`,
     );
   } finally {
     await bare.close();
