@@ -15,19 +15,16 @@
  * dropped after); BENCH_CLIENTS (200), BENCH_SECONDS (30), BENCH_WRITERS (8), BENCH_CRASHES (3).
  * Run: `npm run bench -- resilience`.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { ensureBuilt, startServer, type Server } from './support/server';
 
 const print = (line: string) => process.stdout.write(`${line}\n`);
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const serverMain = join(root, 'packages/server/dist/main.js');
 
 const Clients = Number(process.env.BENCH_CLIENTS ?? 200);
 const Seconds = Number(process.env.BENCH_SECONDS ?? 30);
@@ -36,30 +33,6 @@ const Crashes = Number(process.env.BENCH_CRASHES ?? 3);
 const password = 'resilience bench password';
 
 type Target = { label: string; env: Record<string, string>; cleanup: () => Promise<void> };
-type Server = { child: ChildProcess; url: string; exited: Promise<void> };
-
-/** Starts the built server on a free port; resolves once it logs that it listens. */
-async function startServer(env: Record<string, string>): Promise<Server & { startedAt: number }> {
-  const startedAt = performance.now();
-  const child = spawn(process.execPath, [serverMain], {
-    cwd: root,
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  let out = '';
-  let err = '';
-  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
-      out += chunk;
-      const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
-      if (match?.[1]) resolve(match[1]);
-    });
-    child.once('exit', () => reject(new Error(`The server exited.\n${out}\n${err}`)));
-  });
-  return { child, url, exited, startedAt };
-}
 
 async function json<T>(url: string, init: RequestInit = {}): Promise<{ status: number; body: T }> {
   const response = await fetch(url, {
@@ -183,10 +156,7 @@ const ms = (value: number) => `${Math.round(value).toLocaleString('en')} ms`;
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 export default async function run(): Promise<void> {
-  if (!existsSync(serverMain)) {
-    print('Building the app first (npm run build)…');
-    execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'ignore' });
-  }
+  ensureBuilt();
   const rows: string[] = [];
   for (const target of await targets()) {
     let server: Server = await startServer(target.env);

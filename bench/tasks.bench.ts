@@ -22,7 +22,17 @@ import Fastify from 'fastify';
 import { buildApp, type App } from '../packages/server/src/app';
 import { countStatements, schema } from '../packages/server/src/db';
 import { refreshPipelineReadiness, rowsOf } from '../packages/server/src/features/tasks';
-import { call, config, openBenchDatabase, print, seedWorkspace, thousands, type Headers } from './support/seed';
+import {
+  call,
+  config,
+  openBenchDatabase,
+  password,
+  print,
+  seedWorkspace,
+  thousands,
+  type Headers,
+} from './support/seed';
+import { ensureBuilt, peakRssOf, startServer } from './support/server';
 
 const Stages = 20;
 const Requests = Number(process.env.BENCH_REQUESTS ?? 200);
@@ -100,11 +110,13 @@ async function measureSql(count: number, statement: () => Promise<unknown>) {
 }
 
 export default async function run(): Promise<void> {
-  const { database, label, cleanup } = await openBenchDatabase();
+  const { database, label, cleanup, serverEnv } = await openBenchDatabase();
   const app = await buildApp({ config, database, logger: false });
   const db = database.db;
+  let closed = false;
   try {
     const { me, reviewer, meHeaders, reviewerHeaders, pipelineOf, batch } = await seedWorkspace(app, db);
+    ensureBuilt();
 
     // 1. Batch create: 1,000 units × 20 stages, three times (fresh pipelines), median.
     const batchTimes: number[] = [];
@@ -297,6 +309,34 @@ export default async function run(): Promise<void> {
     const endPeakMb = peakRssMb();
     const baseMb = await baselineRssMb();
 
+    // 5. What `npm start` holds (issue 13, item 5): the built server, in a process of its own, on this
+    // same database, reading the whole matrix five times and twenty pages of 100 through HTTP.
+    await app.close();
+    await database.close();
+    closed = true;
+    const server = await startServer(serverEnv);
+    let builtPeakMb: number;
+    try {
+      const login = await fetch(`${server.url}/api/users/login/`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: me.username, password }),
+      });
+      const { access } = (await login.json()) as { access: string };
+      const read = async (path: string) => {
+        const response = await fetch(`${server.url}${path}`, { headers: { authorization: `Bearer ${access}` } });
+        if (!response.ok) throw new Error(`${path}: ${response.status}`);
+        await response.arrayBuffer();
+      };
+      for (let i = 0; i < 5; i++) await read(wholeUrl);
+      for (let offset = 0; offset < 2000; offset += 100)
+        await read(`/api/units/matrix/?pipeline=${matrix.id}&limit=100&offset=${offset}`);
+      builtPeakMb = await peakRssOf(server.child.pid!);
+    } finally {
+      server.child.kill('SIGTERM');
+      await server.exited;
+    }
+
     print(`Database: ${label}; ${Requests} sequential requests per latency row (app.inject, no network).\n`);
     print('| measure | result | target (PostgreSQL) |');
     print('|---|---|---|');
@@ -350,9 +390,14 @@ export default async function run(): Promise<void> {
       `| peak RSS through seeding and the whole matrix (${thousands(MatrixUnits * Stages)} tasks) | ${againstBase(seededPeakMb)} | ≤ 400 MB (PGlite) |`,
     );
     print(`| peak RSS at the end (the plain query's 200,000 row objects included) | ${againstBase(endPeakMb)} | — |`);
+    print(
+      `| peak RSS of the built server (\`npm start\`) on these ${thousands(MatrixUnits * Stages)} tasks, 5 whole matrices and 20 pages read | ${builtPeakMb.toFixed(0)} MB | ≤ 400 MB (PGlite) |`,
+    );
   } finally {
-    await app.close();
-    await database.close();
+    if (!closed) {
+      await app.close();
+      await database.close();
+    }
     await cleanup();
   }
 }

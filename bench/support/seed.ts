@@ -19,7 +19,7 @@ import { rowsOf } from '../../packages/server/src/features/tasks';
 export const print = (line: string) => process.stdout.write(`${line}\n`);
 
 export const thousands = (n: number) => n.toLocaleString('en-US');
-const password = 'bench password 1234';
+export const password = 'bench password 1234';
 
 export const config = loadConfig({
   PORT: '0',
@@ -36,12 +36,15 @@ export async function openBenchDatabase(): Promise<{
   database: Database;
   label: string;
   cleanup: () => Promise<void>;
+  /** The environment that points the built server (`npm start`) at the same database. */
+  serverEnv: Record<string, string>;
 }> {
   const serverUrl = process.env.BENCH_DATABASE_URL;
   if (!serverUrl) {
     const dir = await mkdtemp(join(tmpdir(), 'stageline-bench-'));
     const database = await openDatabase({ dataDir: dir });
-    return { database, label: 'PGlite', cleanup: () => rm(dir, { recursive: true, force: true }) };
+    const cleanup = () => rm(dir, { recursive: true, force: true });
+    return { database, label: 'PGlite', cleanup, serverEnv: { DATA_DIR: dir } };
   }
   const name = `stageline_bench_${randomBytes(4).toString('hex')}`;
   const admin = async (statement: string) => {
@@ -66,7 +69,7 @@ export async function openBenchDatabase(): Promise<{
         print(`Kept the database ${name} (BENCH_KEEP=1).`);
       }
     : () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  return { database, label, cleanup };
+  return { database, label, cleanup, serverEnv: { DATABASE_URL: url.toString() } };
 }
 
 export async function call<T>(
