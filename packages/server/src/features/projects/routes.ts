@@ -3,7 +3,15 @@ import { z } from 'zod';
 import { ZId, ZIdParams, ZProject, ZProjectCreate, ZProjectPatch, ZProjectWorkload } from '@stageline/shared';
 import type { Db } from '../../db';
 import { callerOf } from '../auth';
-import { createProject, deleteProject, getProject, listProjects, projectWorkload, updateProject } from './service';
+import {
+  createProject,
+  deleteProject,
+  getProject,
+  listProjects,
+  prepareProjectRead,
+  projectWorkload,
+  updateProject,
+} from './service';
 
 const bearer = [{ bearer: [] }];
 const tags = ['projects'];
@@ -11,6 +19,7 @@ const forbidden = 'Non-members of the workspace get 404; members without the rig
 
 /** Projects of a workspace (docs/rules.md §Web, §Roles, §API). */
 export const projectsRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
+  const projectRead = prepareProjectRead(db);
   const signedIn = { onRequest: app.authenticate };
 
   app.post(
@@ -59,7 +68,7 @@ export const projectsRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
         response: { 200: ZProject },
       },
     },
-    async (request) => getProject(db, { userId: callerOf(request).id, projectId: request.params.id }),
+    async (request) => getProject(projectRead, { userId: callerOf(request).id, projectId: request.params.id }),
   );
 
   app.get(

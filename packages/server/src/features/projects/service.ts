@@ -63,15 +63,26 @@ export async function listProjects(db: Db, { userId, workspaceId }: { userId: nu
 }
 
 /**
- * GET projects/{id}/: the project with the caller's role in its workspace, in one statement (404
- * when either is missing, as `authorizeProject` answers); its counts are stored or indexed.
+ * GET projects/{id}/'s one statement: the project with the caller's role in its workspace. Built
+ * once per database and kept as a named prepared statement: building the query on each request was
+ * a quarter of the route's CPU (docs/decisions.md, decision 116).
  */
-export async function getProject(db: Db, { userId, projectId }: { userId: number; projectId: number }) {
-  const [row] = await db
+export function prepareProjectRead(db: Db) {
+  return db
     .select({ ...projectColumns, role: memberships.role })
     .from(projects)
-    .innerJoin(memberships, and(eq(memberships.workspaceId, projects.workspaceId), eq(memberships.userId, userId)))
-    .where(eq(projects.id, projectId));
+    .innerJoin(
+      memberships,
+      and(eq(memberships.workspaceId, projects.workspaceId), eq(memberships.userId, sql.placeholder('userId'))),
+    )
+    .where(eq(projects.id, sql.placeholder('projectId')))
+    .prepare('project_read');
+}
+export type ProjectRead = ReturnType<typeof prepareProjectRead>;
+
+/** GET projects/{id}/: 404 when the project or the caller's membership is missing, as `authorizeProject` answers. */
+export async function getProject(read: ProjectRead, { userId, projectId }: { userId: number; projectId: number }) {
+  const [row] = await read.execute({ userId, projectId });
   if (!row) throw new AppError('not_found');
   const { role, ...project } = row;
   authorize({ userId, workspaceId: project.workspaceId, role }, 'project', 'view');
