@@ -157,21 +157,16 @@ export function wholeMatrixRows(answer: TWholeMatrixAnswer): TWholeMatrix {
   for (const fields of answer.cells) {
     const cells = rowOf.get(fields[0]);
     const at = column.get(fields[1]);
-    const stage = at === undefined ? undefined : answer.stages[at];
-    if (!cells || !stage) continue;
+    if (!cells || at === undefined) continue;
+    const stage = answer.stages[at]!;
     const id = fields[2];
-    const status = answer.statuses[fields[3]]!;
     const n = fields.length;
-    if (n === 4 && stage.assignees.length === 0 && stage.teams.length === 0 && !(id in answer.files)) {
-      cells[at!] = [id, status];
-      continue;
-    }
     const own = n > 7 && fields[7] === 1;
     const assignees = own ? (answer.assignees[id] ?? noIds) : stage.assignees;
     const teams = own ? (answer.teams[id] ?? noIds) : stage.teams;
     const cell: TWholeMatrixCell = [
       id,
-      status,
+      answer.statuses[fields[3]]!,
       n > 4 && fields[4] === 1,
       n > 5 && fields[5] === 1,
       n > 6 ? (fields[6] ?? null) : null,
@@ -181,7 +176,7 @@ export function wholeMatrixRows(answer: TWholeMatrixAnswer): TWholeMatrix {
     ];
     let length = 8;
     while (length > 2 && isAtDefault(cell[length - 1])) length--;
-    cells[at!] = length === 8 ? cell : (cell.slice(0, length) as TWholeMatrixCell);
+    cells[at] = length === 8 ? cell : (cell.slice(0, length) as TWholeMatrixCell);
   }
   return {
     pipeline: answer.pipeline,
