@@ -64,31 +64,40 @@ export function registerAdmission(app: FastifyInstance, { concurrency, maxQueue 
     handOver();
   };
 
-  app.addHook('onRequest', async (request: Tracked) => {
-    if (!request.url.startsWith('/api/') || isExempt(request)) return;
+  // Callback hooks: most requests take a place at once, with no promise to wait on (decision 119).
+  app.addHook('onRequest', (request: Tracked, _reply, done) => {
+    if (!request.url.startsWith('/api/') || isExempt(request)) return done();
     if (running < concurrency) {
       running += 1;
       request[state] = { phase: 'running' };
-    } else {
-      if (waiting.length >= maxQueue) {
-        const seconds = Math.min(30, Math.max(1, Math.ceil((waiting.length * serviceMs) / concurrency / 1000)));
-        throw new AppError('server_busy', undefined, { seconds }, { 'retry-after': String(seconds) });
-      }
-      const entry: NonNullable<Tracked[typeof state]> = { phase: 'waiting' };
-      request[state] = entry;
-      // The place passes from the request that finishes straight to this one: `running` stays.
-      await new Promise<void>((resolve) => {
-        entry.wake = resolve;
-        waiting.push(resolve);
-      });
-      // Woken because the client left: there is nobody to answer and no place was taken.
-      if (entry.phase === 'done') throw new AppError('unavailable');
-      entry.phase = 'running';
+      started.set(request, performance.now());
+      return done();
     }
-    started.set(request, performance.now());
+    if (waiting.length >= maxQueue) {
+      const seconds = Math.min(30, Math.max(1, Math.ceil((waiting.length * serviceMs) / concurrency / 1000)));
+      return done(new AppError('server_busy', undefined, { seconds }, { 'retry-after': String(seconds) }));
+    }
+    const entry: NonNullable<Tracked[typeof state]> = { phase: 'waiting' };
+    request[state] = entry;
+    // The place passes from the request that finishes straight to this one: `running` stays.
+    const wake = () => {
+      // Woken because the client left: there is nobody to answer and no place was taken.
+      if (entry.phase === 'done') return done(new AppError('unavailable'));
+      entry.phase = 'running';
+      started.set(request, performance.now());
+      done();
+    };
+    entry.wake = wake;
+    waiting.push(wake);
   });
-  app.addHook('onResponse', async (request: Tracked) => release(request));
-  app.addHook('onRequestAbort', async (request: Tracked) => release(request));
+  app.addHook('onResponse', (request: Tracked, _reply, done) => {
+    release(request);
+    done();
+  });
+  app.addHook('onRequestAbort', (request: Tracked, done) => {
+    release(request);
+    done();
+  });
 
   return {
     /** Requests running and waiting now (tests and the bench read it). */

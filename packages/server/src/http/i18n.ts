@@ -16,17 +16,25 @@ declare module 'fastify' {
 const i18n = i18next.createInstance();
 await i18n.init({ ...baseI18nOptions, initAsync: false });
 
-/** A translator for a language, for work outside a request (e-mails, digests). */
+const translators = new Map<TLanguage, TFunction>();
+
+/** A translator for a language, for work outside a request (e-mails, digests); made once per language. */
 export function translatorFor(language: TLanguage): TFunction {
-  return i18n.getFixedT(language);
+  let translator = translators.get(language);
+  if (!translator) {
+    translator = i18n.getFixedT(language);
+    translators.set(language, translator);
+  }
+  return translator;
 }
 
 /** Gives every request its language and translator, from `Accept-Language` (docs/rules.md §API). */
 export const i18nPlugin = fp(async (app: FastifyInstance) => {
   app.decorateRequest('language', 'en');
   app.decorateRequest('t', null as unknown as TFunction);
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', (request, _reply, done) => {
     request.language = negotiateLanguage(request.headers['accept-language']);
     request.t = translatorFor(request.language);
+    done();
   });
 });

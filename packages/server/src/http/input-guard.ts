@@ -9,21 +9,21 @@ import { AppError, FieldError } from './errors';
  *   text cannot hold it, so it would otherwise fail deep inside a statement as a 500.
  */
 export function registerInputGuard(app: FastifyInstance): void {
-  app.addHook('onRequest', async (request) => {
+  // Callback hooks, not async ones: they never wait, and every request runs them (decision 119).
+  app.addHook('onRequest', (request, _reply, done) => {
     const type = request.headers['content-type'];
-    if (!type) return;
-    const charset = /;\s*charset\s*=\s*"?([^";\s]*)"?/i.exec(type)?.[1]?.toLowerCase();
+    const charset = type ? /;\s*charset\s*=\s*"?([^";\s]*)"?/i.exec(type)?.[1]?.toLowerCase() : undefined;
     if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
-      throw new AppError('unsupported_media_type', 'Send the request body in UTF-8.');
-    }
+      done(new AppError('unsupported_media_type', 'Send the request body in UTF-8.'));
+    } else done();
   });
 
-  app.addHook('preValidation', async (request) => {
+  app.addHook('preValidation', (request, _reply, done) => {
     const fields: Record<string, string[]> = {};
     for (const part of [request.params, request.query, request.body]) {
       for (const field of fieldsWithNul(part)) fields[field] = ['Null characters are not allowed.'];
     }
-    if (Object.keys(fields).length > 0) throw new FieldError(fields);
+    done(Object.keys(fields).length > 0 ? new FieldError(fields) : undefined);
   });
 }
 

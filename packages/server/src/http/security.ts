@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import helmet from 'helmet';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config';
@@ -5,9 +6,10 @@ import type { Config } from '../config';
 /**
  * Security headers with a real Content-Security-Policy: scripts only from this origin (no inline
  * script anywhere in the app), inline styles allowed because Mantine and React Flow set style
- * attributes, no framing. Helmet's middleware is made once and sets the headers on every response;
- * Fastify's plugin for it made it anew on each request, parsing the policy every time (a tenth of a
- * small read's CPU: docs/decisions.md, decision 116). A header a route sets itself wins, as before.
+ * attributes, no framing. The headers do not depend on the request (no nonces), so Helmet runs once,
+ * at start, and every response gets the headers it set; Fastify's plugin for it made Helmet anew on
+ * each request, parsing the policy every time (a tenth of a small read's CPU: docs/decisions.md,
+ * decisions 116 and 119). A header a route sets itself wins, as before.
  */
 export async function registerSecurityHeaders(app: FastifyInstance, config: Config): Promise<void> {
   const https = config.publicUrl?.startsWith('https:') ?? false;
@@ -32,7 +34,16 @@ export async function registerSecurityHeaders(app: FastifyInstance, config: Conf
     strictTransportSecurity: https ? { maxAge: 15_552_000, includeSubDomains: true } : false,
     crossOriginEmbedderPolicy: false,
   });
-  app.addHook('onRequest', (request, reply, next) =>
-    headers(request.raw, reply.raw, (error?: unknown) => next(error as Error | undefined)),
-  );
+  const fixed: [string, string][] = [];
+  const recorder = {
+    setHeader: (name: string, value: unknown) => fixed.push([name, String(value)]),
+    removeHeader: () => undefined,
+  };
+  headers({} as IncomingMessage, recorder as unknown as ServerResponse, (error?: unknown) => {
+    if (error) throw error instanceof Error ? error : new Error('helmet refused its options');
+  });
+  app.addHook('onRequest', (_request, reply, done) => {
+    for (const [name, value] of fixed) reply.raw.setHeader(name, value);
+    done();
+  });
 }

@@ -49,10 +49,38 @@ declare module 'fastify' {
 type Authenticator = {
   db: Db;
   keys: TokenKeys;
+  verifyAccess: (token: string) => AccessCaller | null;
   sessionCache: SessionCache;
   sessionLookup: SessionLookup;
   apiTokenLookup: ApiTokenLookup;
 };
+
+type AccessCaller = NonNullable<ReturnType<typeof verifyToken<'access'>>>;
+
+/**
+ * `verifyToken(…, 'access')` that remembers the tokens it has verified, by their text: a client sends
+ * the same access token with every request for its 15 minutes, and its signature and claims do not
+ * change, so only its expiry is checked again (docs/decisions.md, decision 119). The oldest of `max`
+ * remembered tokens is forgotten first; whether the session is still live is asked every time.
+ */
+export function rememberingVerifier(keys: TokenKeys, max = 10_000): (token: string) => AccessCaller | null {
+  const verified = new Map<string, AccessCaller>();
+  return (token) => {
+    const known = verified.get(token);
+    if (known) {
+      if (known.exp > Math.floor(Date.now() / 1000)) return known;
+      verified.delete(token);
+      return null;
+    }
+    const claims = verifyToken(keys, token, 'access');
+    if (claims) {
+      const oldest = verified.keys().next();
+      if (verified.size >= max && !oldest.done) verified.delete(oldest.value);
+      verified.set(token, claims);
+    }
+    return claims;
+  };
+}
 
 /** The bearer token of a request, or undefined when it carries none. */
 function bearerToken(request: FastifyRequest): string | undefined {
@@ -70,7 +98,7 @@ async function readCaller(request: FastifyRequest, auth: Authenticator): Promise
   const token = bearerToken(request);
   if (token === undefined) return undefined;
   if (isApiToken(token)) return readApiTokenCaller(request, auth, token);
-  const claims = token ? verifyToken(auth.keys, token, 'access') : null;
+  const claims = token ? auth.verifyAccess(token) : null;
   const live =
     claims &&
     (await isSessionLiveCached(
@@ -120,6 +148,7 @@ export const authenticatePlugin = fp<{ db: Db; keys: TokenKeys; sessionCache: Se
     const auth: Authenticator = {
       db,
       keys,
+      verifyAccess: rememberingVerifier(keys),
       sessionCache,
       sessionLookup: prepareSessionLookup(db),
       apiTokenLookup: prepareApiTokenLookup(db),

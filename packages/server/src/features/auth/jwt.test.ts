@@ -1,7 +1,9 @@
 import { jwtVerify, SignJWT } from 'jose';
-import { describe, expect, test } from 'vitest';
+import { Limits } from '@stageline/shared';
+import { describe, expect, test, vi } from 'vitest';
+import { rememberingVerifier } from './authenticate';
 import { signJwt, verifyJwt } from './jwt';
-import { createKeys, signAccess, verifyToken } from './tokens';
+import { createKeys, signAccess, signRefresh, verifyToken } from './tokens';
 
 const keys = createKeys('a test secret that is long enough for HS256');
 const other = createKeys('another secret');
@@ -63,5 +65,33 @@ describe('HS256 with node:crypto', () => {
     const refresh = signJwt(keys.jwt, { typ: 'refresh', sub: '1', sid: 1, jti: 'x' }, { seconds: 60 });
     expect(verifyToken(keys, refresh, 'access')).toBeNull();
     expect(verifyToken(keys, refresh, 'refresh')).toMatchObject({ userId: 1, jti: 'x' });
+  });
+});
+
+describe('the verifier that remembers access tokens (decision 119)', () => {
+  test('a remembered token stops verifying when it expires; forged and other kinds never verify', () => {
+    vi.useFakeTimers({ now: new Date('2026-11-24T12:00:00Z') });
+    try {
+      const verify = rememberingVerifier(keys);
+      const token = signAccess(keys, 7, 3);
+      expect(verify(token)).toMatchObject({ userId: 7, sid: 3 });
+      expect(verify(token)).toMatchObject({ userId: 7, sid: 3 });
+      const [header, body] = token.split('.');
+      expect(verify(`${header}.${body}.${'A'.repeat(43)}`)).toBeNull();
+      expect(verify(signAccess(other, 7, 3))).toBeNull();
+      expect(verify(signRefresh(keys, 7, 3, 'jti'))).toBeNull();
+      vi.setSystemTime(Date.now() + Limits.accessTokenMinutes * 60_000);
+      expect(verify(token)).toBeNull();
+      expect(verify(token)).toBeNull();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  test('past its size it forgets the oldest token and still verifies it anew', () => {
+    const verify = rememberingVerifier(keys, 2);
+    const tokens = [1, 2, 3].map((user) => signAccess(keys, user, user));
+    expect(tokens.map((token) => verify(token)?.userId)).toEqual([1, 2, 3]);
+    expect(verify(tokens[0]!)?.userId).toBe(1);
   });
 });
