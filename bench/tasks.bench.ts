@@ -9,9 +9,13 @@
  * at the end, beside the peak of a child process that opens the same kind of database, empty, and
  * builds the same app (`--baseline`).
  *
+ * Latency rows are measured in `BENCH_ROUNDS` rounds (default 5), each row beside its reference in
+ * the same round; a row gives the medians of the rounds' p50 and p95 (issue 13: medians of 5 runs).
+ *
  * Env: BENCH_DATABASE_URL=postgres://… (a server: a fresh database is created on it and dropped at
  * the end, unless BENCH_KEEP=1); otherwise PGlite in a temporary directory. BENCH_REQUESTS=n
- * (default 200); BENCH_UNITS=n units in the matrix pipeline (default 10,000).
+ * requests per row and round (default 100); BENCH_ROUNDS=n (default 5); BENCH_UNITS=n units in the
+ * matrix pipeline (default 10,000).
  * Run: `npm run bench -- tasks`, or alone: `node --import tsx bench/tasks.bench.ts`.
  */
 import { execFile } from 'node:child_process';
@@ -35,7 +39,8 @@ import {
 import { ensureBuilt, peakRssOf, startServer } from './support/server';
 
 const Stages = 20;
-const Requests = Number(process.env.BENCH_REQUESTS ?? 200);
+const Requests = Number(process.env.BENCH_REQUESTS ?? 100);
+const Rounds = Number(process.env.BENCH_ROUNDS ?? 5);
 /** Units of the matrix pipeline (`BENCH_UNITS`, default 10,000): the README's table runs 1k, 10k and 50k. */
 const MatrixUnits = Number(process.env.BENCH_UNITS ?? 10_000);
 
@@ -71,6 +76,30 @@ async function baseline(): Promise<void> {
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 const ms = (value: number) => value.toFixed(1);
+const median = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)]!;
+
+type Latency = { p50: number; p95: number };
+
+/**
+ * Rows measured in `Rounds` rounds: `round(i)` measures every row once (a route and its reference
+ * side by side); the result holds, per row, the medians of the rounds' p50 and p95, and the rest of
+ * the first round's figures (statement counts).
+ */
+async function inRounds<T extends Record<string, Latency>>(round: (index: number) => Promise<T>): Promise<T> {
+  const results: T[] = [];
+  for (let index = 0; index < Rounds; index++) results.push(await round(index));
+  const first = results[0]!;
+  return Object.fromEntries(
+    Object.keys(first).map((key) => [
+      key,
+      {
+        ...first[key],
+        p50: median(results.map((result) => result[key]!.p50)),
+        p95: median(results.map((result) => result[key]!.p95)),
+      },
+    ]),
+  ) as T;
+}
 
 /** Latencies (ms) of `count` sequential requests built by `url(i)`. */
 async function measure(
@@ -144,18 +173,19 @@ export default async function run(): Promise<void> {
     await refreshPipelineReadiness(db, matrix.id, new Date());
     await db.execute(sql`analyze`);
     const pages = Math.floor(MatrixUnits / 50);
-    const matrixPlain = await measure(app, meHeaders, Requests, (i) => ({
-      method: 'GET',
-      url: `/api/units/matrix/?pipeline=${matrix.id}&limit=50&offset=${((i * 37) % pages) * 50}`,
-    }));
-    const matrixFiltered = await measure(app, meHeaders, Math.ceil(Requests / 2), (i) => ({
-      method: 'GET',
-      url: `/api/units/matrix/?pipeline=${matrix.id}&limit=50&status=review&sort=-name&offset=${(i % 20) * 50}`,
+    const { matrixPlain, matrixFiltered } = await inRounds(async (round) => ({
+      matrixPlain: await measure(app, meHeaders, Requests, (i) => ({
+        method: 'GET',
+        url: `/api/units/matrix/?pipeline=${matrix.id}&limit=50&offset=${(((round * Requests + i) * 37) % pages) * 50}`,
+      })),
+      matrixFiltered: await measure(app, meHeaders, Math.ceil(Requests / 2), (i) => ({
+        method: 'GET',
+        url: `/api/units/matrix/?pipeline=${matrix.id}&limit=50&status=review&sort=-name&offset=${(i % 20) * 50}`,
+      })),
     }));
 
     // 2b. The whole matrix at once (issue 13 item 1), beside the same rows read by one plain query
     // through the same driver, and beside the 100 pages of 100 the screen used to load.
-    const median = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)]!;
     const timed = async (work: () => Promise<unknown>) => {
       const started = performance.now();
       await work();
@@ -213,80 +243,52 @@ export default async function run(): Promise<void> {
       return { cursor: Buffer.from(JSON.stringify([due, row!.id])).toString('base64url'), due, id: row!.id };
     };
     const middle = await keyAt(Math.floor((MatrixUnits * Stages) / 2));
-    const taskPage = await measure(app, meHeaders, Requests, () => ({
-      method: 'GET',
-      url: `/api/tasks/?pipeline=${matrix.id}&limit=50`,
-    }));
-    const taskKeyPage = await measure(app, meHeaders, Requests, () => ({
-      method: 'GET',
-      url: `/api/tasks/?pipeline=${matrix.id}&limit=50&after=${middle.cursor}`,
-    }));
     const plainPage = (after: SQL) =>
       measureSql(Requests, () =>
         db.execute(sql`select t.id, t.status, t.effective_due, t.unit_id, t.stage_id from tasks t
           where t.pipeline_id = ${matrix.id}${after}
           order by coalesce(t.effective_due, 'infinity'::timestamptz), t.id limit 50`),
       );
-    const taskPageRef = await plainPage(sql``);
-    const taskKeyPageRef = await plainPage(
-      sql` and (coalesce(t.effective_due, 'infinity'::timestamptz), t.id) > (${middle.due ?? 'infinity'}::timestamptz, ${middle.id}::integer)`,
-    );
+    const { taskPage, taskPageRef, taskKeyPage, taskKeyPageRef } = await inRounds(async () => ({
+      taskPage: await measure(app, meHeaders, Requests, () => ({
+        method: 'GET',
+        url: `/api/tasks/?pipeline=${matrix.id}&limit=50`,
+      })),
+      taskPageRef: await plainPage(sql``),
+      taskKeyPage: await measure(app, meHeaders, Requests, () => ({
+        method: 'GET',
+        url: `/api/tasks/?pipeline=${matrix.id}&limit=50&after=${middle.cursor}`,
+      })),
+      taskKeyPageRef: await plainPage(
+        sql` and (coalesce(t.effective_due, 'infinity'::timestamptz), t.id) > (${middle.due ?? 'infinity'}::timestamptz, ${middle.id}::integer)`,
+      ),
+    }));
 
     // 3. My work: "me" is the default assignee of every stage of a 20-stage pipeline with 50 units.
     const mine = await pipelineOf('Mine', Stages, { default_assignees: [me.id] });
     await batch(mine.id, 50, 'Mine {count}');
-    const myWork = await measure(app, meHeaders, Requests, (i) => ({
-      method: 'GET',
-      url: `/api/tasks/?assignee=me&limit=50&offset=${(i % 20) * 50}`,
-    }));
     const myWorkCount = (await call<{ count: number }>(app, meHeaders, 'GET', '/api/tasks/?assignee=me&limit=1')).count;
     // Its reference: node-pg reading a page's 50 rows by primary key.
     const myIds = (
       await call<{ results: { id: number }[] }>(app, meHeaders, 'GET', '/api/tasks/?assignee=me&limit=50')
     ).results.map((task) => task.id);
-    const myWorkRef = await measureSql(Requests, () =>
-      db.execute(sql`select t.id, t.status, t.effective_due, t.unit_id, t.stage_id from tasks t
-        where t.id in (${sql.join(
-          myIds.map((id) => sql`${id}`),
-          sql`, `,
-        )})`),
-    );
+    const { myWork, myWorkRef } = await inRounds(async () => ({
+      myWork: await measure(app, meHeaders, Requests, (i) => ({
+        method: 'GET',
+        url: `/api/tasks/?assignee=me&limit=50&offset=${(i % 20) * 50}`,
+      })),
+      myWorkRef: await measureSql(Requests, () =>
+        db.execute(sql`select t.id, t.status, t.effective_due, t.unit_id, t.stage_id from tasks t
+          where t.id in (${sql.join(
+            myIds.map((id) => sql`${id}`),
+            sql`, `,
+          )})`),
+      ),
+    }));
 
-    // 4. Review actions: tasks in review with two reviewers (each_immediate), one accept each.
-    const review = await pipelineOf('Review', 1, { default_reviewers: [me.id, reviewer.id] });
-    const units = await batch(review.id, Requests, 'Review {count}');
-    const taskIds = (
-      await db
-        .select({ id: schema.tasks.id })
-        .from(schema.tasks)
-        .where(
-          inArray(
-            schema.tasks.unitId,
-            units.units.map((u) => u.id),
-          ),
-        )
-    ).map((r) => r.id);
-    await db.update(schema.tasks).set({ status: 'in_progress' }).where(eq(schema.tasks.stageId, review.stages[0]!));
-    const submit = await measure(app, meHeaders, taskIds.length, (i) => ({
-      method: 'POST',
-      url: `/api/tasks/${taskIds[i]}/submit/`,
-    }));
-    const accept = await measure(app, reviewerHeaders, taskIds.length, (i) => ({
-      method: 'POST',
-      url: `/api/tasks/${taskIds[i]}/accept/`,
-      payload: { comment: 'ok' },
-    }));
-    const reject = await measure(app, meHeaders, taskIds.length, (i) => ({
-      method: 'POST',
-      url: `/api/tasks/${taskIds[i]}/reject/`,
-      payload: {},
-    }));
-    const read = await measure(app, meHeaders, taskIds.length, (i) => ({
-      method: 'GET',
-      url: `/api/tasks/${taskIds[i]}/`,
-    }));
-    // The reference (issue 13, item 6): a bare Fastify route, through inject as well, sending the
-    // same number of primary-key selects one after another on the same database.
+    // 4. Review actions: each round, fresh tasks in review with two reviewers (each_immediate), one
+    // submit, accept and reject each, and a read. The reference (issue 13, item 6): a bare Fastify
+    // route, through inject as well, sending as many primary-key selects one after another.
     const bare = Fastify();
     bare.get<{ Params: { id: string; n: string } }>('/ref/:n/:id', async (request) => {
       const id = Number(request.params.id);
@@ -295,15 +297,62 @@ export default async function run(): Promise<void> {
       }
       return { id };
     });
-    const reference = async (n: number) =>
-      measure(bare, {} as Headers, taskIds.length, (i) => ({
-        method: 'GET',
-        url: `/ref/${n}/${taskIds[i]}`,
+    const reference = (n: number, taskIds: number[]) =>
+      measure(bare, {} as Headers, taskIds.length, (i) => ({ method: 'GET', url: `/ref/${n}/${taskIds[i]}` }));
+    /** The statements each action sent in the first round, for its reference in every round. */
+    const sentBy = { read: 0, submit: 0, accept: 0, reject: 0 };
+    const actions = await inRounds(async (round) => {
+      const review = await pipelineOf(`Review ${round}`, 1, { default_reviewers: [me.id, reviewer.id] });
+      const units = await batch(review.id, Requests, 'Review {count}');
+      const taskIds = (
+        await db
+          .select({ id: schema.tasks.id })
+          .from(schema.tasks)
+          .where(
+            inArray(
+              schema.tasks.unitId,
+              units.units.map((u) => u.id),
+            ),
+          )
+      ).map((r) => r.id);
+      await db.update(schema.tasks).set({ status: 'in_progress' }).where(eq(schema.tasks.stageId, review.stages[0]!));
+      const submit = await measure(app, meHeaders, taskIds.length, (i) => ({
+        method: 'POST',
+        url: `/api/tasks/${taskIds[i]}/submit/`,
       }));
-    const refs = new Map<number, { p50: number; p95: number }>();
-    for (const n of new Set([read.statements, submit.statements, accept.statements, reject.statements])) {
-      refs.set(n, await reference(n));
-    }
+      const accept = await measure(app, reviewerHeaders, taskIds.length, (i) => ({
+        method: 'POST',
+        url: `/api/tasks/${taskIds[i]}/accept/`,
+        payload: { comment: 'ok' },
+      }));
+      const reject = await measure(app, meHeaders, taskIds.length, (i) => ({
+        method: 'POST',
+        url: `/api/tasks/${taskIds[i]}/reject/`,
+        payload: {},
+      }));
+      const read = await measure(app, meHeaders, taskIds.length, (i) => ({
+        method: 'GET',
+        url: `/api/tasks/${taskIds[i]}/`,
+      }));
+      if (round === 0)
+        Object.assign(sentBy, {
+          read: read.statements,
+          submit: submit.statements,
+          accept: accept.statements,
+          reject: reject.statements,
+        });
+      return {
+        submit,
+        accept,
+        reject,
+        read,
+        refRead: await reference(sentBy.read, taskIds),
+        refSubmit: await reference(sentBy.submit, taskIds),
+        refAccept: await reference(sentBy.accept, taskIds),
+        refReject: await reference(sentBy.reject, taskIds),
+      };
+    });
+    const { submit, accept, reject, read } = actions;
     await bare.close();
 
     const endPeakMb = peakRssMb();
@@ -337,7 +386,9 @@ export default async function run(): Promise<void> {
       await server.exited;
     }
 
-    print(`Database: ${label}; ${Requests} sequential requests per latency row (app.inject, no network).\n`);
+    print(
+      `Database: ${label}; ${Requests} sequential requests per latency row and round (app.inject, no network); p50 and p95 are medians of ${Rounds} rounds.\n`,
+    );
     print('| measure | result | target (PostgreSQL) |');
     print('|---|---|---|');
     print(`| batch-create 1,000 units × 20 stages (median of 3) | ${ms(batchTimes[1]!)} ms | ≤ 1,000 ms |`);
@@ -357,20 +408,23 @@ export default async function run(): Promise<void> {
       `| the same as 100 pages of 100 (median of 3) | ${ms(median(pagedTimes))} ms | the whole call: ${(median(pagedTimes) / wholeMs).toFixed(1)}× slower |`,
     );
     // Each figure with its statements and the bare route's p50 for as many primary-key selects.
-    const sent = (m: { p50: number; statements: number }) => {
-      const ref = refs.get(m.statements)!;
+    const sent = (m: { p50: number; statements: number }, ref: Latency) => {
       const n = m.statements;
       const plural = n === 1 ? '' : 's';
       return `; ${n} statement${plural}; bare Fastify + ${n} select${plural} p50 ${ms(ref.p50)} ms (${(m.p50 / ref.p50).toFixed(1)}×)`;
     };
-    print(`| task read p50 / p95 | ${ms(read.p50)} / ${ms(read.p95)} ms${sent(read)} | ≤ 3 statements |`);
     print(
-      `| review action: accept p50 / p95 | ${ms(accept.p50)} / ${ms(accept.p95)} ms${sent(accept)} | p95 ≤ 20 ms, ≤ 10 statements |`,
+      `| task read p50 / p95 | ${ms(read.p50)} / ${ms(read.p95)} ms${sent(read, actions.refRead)} | ≤ 3 statements |`,
     );
     print(
-      `| review action: reject p50 / p95 | ${ms(reject.p50)} / ${ms(reject.p95)} ms${sent(reject)} | p95 ≤ 20 ms, ≤ 10 statements |`,
+      `| review action: accept p50 / p95 | ${ms(accept.p50)} / ${ms(accept.p95)} ms${sent(accept, actions.refAccept)} | p95 ≤ 20 ms, ≤ 10 statements |`,
     );
-    print(`| submit p50 / p95 | ${ms(submit.p50)} / ${ms(submit.p95)} ms${sent(submit)} | ≤ 10 statements |`);
+    print(
+      `| review action: reject p50 / p95 | ${ms(reject.p50)} / ${ms(reject.p95)} ms${sent(reject, actions.refReject)} | p95 ≤ 20 ms, ≤ 10 statements |`,
+    );
+    print(
+      `| submit p50 / p95 | ${ms(submit.p50)} / ${ms(submit.p95)} ms${sent(submit, actions.refSubmit)} | ≤ 10 statements |`,
+    );
     /** A figure beside node-pg reading the same rows: their p50s and the ratio. */
     const versus = (m: { p50: number }, ref: { p50: number }) =>
       `; node-pg, the same rows: p50 ${ms(ref.p50)} ms (${(m.p50 / ref.p50).toFixed(1)}×)`;
