@@ -373,7 +373,10 @@ export default async function run(): Promise<void> {
       });
       const { access } = (await login.json()) as { access: string };
       const read = async (path: string) => {
-        const response = await fetch(`${server.url}${path}`, { headers: { authorization: `Bearer ${access}` } });
+        // As a browser asks (Node's fetch alone asks for gzip and deflate): the answer comes in brotli.
+        const response = await fetch(`${server.url}${path}`, {
+          headers: { authorization: `Bearer ${access}`, 'accept-encoding': 'gzip, deflate, br, zstd' },
+        });
         if (!response.ok) throw new Error(`${path}: ${response.status}`);
         await response.arrayBuffer();
       };

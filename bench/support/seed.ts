@@ -43,7 +43,13 @@ export async function openBenchDatabase(): Promise<{
   if (!serverUrl) {
     const dir = await mkdtemp(join(tmpdir(), 'stageline-bench-'));
     const database = await openDatabase({ dataDir: dir });
-    const cleanup = () => rm(dir, { recursive: true, force: true });
+    // BENCH_KEEP=1 keeps the data directory (for `DATA_DIR=… npm run serve`, or a look at its memory).
+    const cleanup =
+      process.env.BENCH_KEEP === '1'
+        ? async () => {
+            print(`Kept the data directory ${dir} (BENCH_KEEP=1).`);
+          }
+        : () => rm(dir, { recursive: true, force: true });
     return { database, label: 'PGlite', cleanup, serverEnv: { DATA_DIR: dir } };
   }
   const name = `stageline_bench_${randomBytes(4).toString('hex')}`;
