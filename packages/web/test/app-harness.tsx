@@ -92,6 +92,7 @@ export const pipeline = (id: number, name: string): TPipeline => ({
   layout: 'vertical',
   version: 1,
   stages_count: 4,
+  units_count: 1,
   task_counters: counters,
   updated_at: '2024-02-01T10:00:00Z',
   nodes: [],
@@ -157,6 +158,11 @@ export function serve(role: TRole, route: TRoute = () => undefined) {
       if (get && url === '/api/projects/5/') return json(200, project(5, 7, 'Shorts'));
       if (get && url === '/api/projects/6/') return json(200, project(6, 8, 'Commercials'));
       if (get && url === '/api/pipelines/?project=5') return json(200, [pipeline(7, 'Animation')]);
+      // The screens that pick a pipeline ask without the task counters (decision 120).
+      if (get && url === '/api/pipelines/?project=5&counters=false') {
+        const { task_counters: _counted, ...named } = pipeline(7, 'Animation');
+        return json(200, [named]);
+      }
       if (get && url === '/api/pipelines/7/') return json(200, pipeline(7, 'Animation'));
       return json(404, { detail: 'Not found.', code: 'not_found' });
     }),

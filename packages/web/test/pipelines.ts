@@ -49,6 +49,7 @@ export function buildPipeline(
     layout: options.layout ?? 'horizontal',
     version: options.version ?? 1,
     stages_count: count,
+    units_count: 0,
     task_counters: { ...zero },
     updated_at: '2025-01-01T00:00:00.000Z',
     nodes,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ReviewModes, TaskStatuses } from '../domain/tasks';
 import { Limits } from '../limits';
-import { ZDescription, ZName } from '../validation';
+import { ZDescription, ZId, ZName } from '../validation';
 import { ZStageRules } from './teams';
 
 /**
@@ -111,7 +111,10 @@ export const ZTaskCounters = z.object({
 }) as z.ZodObject<Record<(typeof TaskStatuses)[number] | 'overdue', z.ZodNumber>>;
 export type TTaskCountersDto = z.infer<typeof ZTaskCounters>;
 
-/** GET pipelines/{id}/ (docs/rules.md §API); the list omits nodes and edges. */
+/**
+ * GET pipelines/{id}/ (docs/rules.md §API); the list omits nodes and edges, and with `counters=false`
+ * the task counters, which are counted over every task of the pipeline (docs/decisions.md, decision 120).
+ */
 export const ZPipelineSummary = z.object({
   id: z.number().int(),
   project: z.number().int(),
@@ -120,11 +123,20 @@ export const ZPipelineSummary = z.object({
   layout: ZLayout,
   version: z.number().int(),
   stages_count: z.number().int(),
-  task_counters: ZTaskCounters,
+  units_count: z.number().int(),
+  task_counters: ZTaskCounters.optional().describe('Absent when the list is asked for with counters=false.'),
   updated_at: z.string(),
 });
 export type TPipelineSummary = z.infer<typeof ZPipelineSummary>;
-export const ZPipeline = ZPipelineSummary.extend({
+/** A summary with its task counters (every answer but a list asked for with `counters=false`). */
+export const ZCountedPipelineSummary = ZPipelineSummary.extend({ task_counters: ZTaskCounters });
+export type TCountedPipelineSummary = z.infer<typeof ZCountedPipelineSummary>;
+/** GET pipelines/: one project's, or every visible project's; `counters=false` leaves the counting out. */
+export const ZPipelineListQuery = z.object({
+  project: ZId.optional(),
+  counters: z.enum(['true', 'false']).optional(),
+});
+export const ZPipeline = ZCountedPipelineSummary.extend({
   nodes: z.array(ZPipelineNode),
   edges: z.array(ZPipelineEdge),
   /** Per stage: counts of its tasks by status, for the diagram's counters. */

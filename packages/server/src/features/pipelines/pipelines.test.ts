@@ -3,6 +3,7 @@ import type { TPipeline, TPipelineSummary } from '@stageline/shared';
 import { relaxedLimits } from '../../../test/accounts';
 import { buildTestApp, type TestApp } from '../../../test/helpers';
 import { buildPipeline, buildProject } from '../../../test/pipelines';
+import { buildFlow, buildUnit } from '../../../test/units';
 import { as, buildTeam } from '../../../test/workspaces';
 
 let t: TestApp;
@@ -81,6 +82,26 @@ describe('pipelines', () => {
     expect((await as(t, team.outsider)('GET', `/api/pipelines/?project=${project.id}`)).statusCode).toBe(404);
     expect((await as(t, team.outsider)('GET', '/api/pipelines/')).json()).toEqual([]);
     expect((await as(t, team.guest)('GET', '/api/pipelines/')).json<TPipelineSummary[]>()).toHaveLength(3);
+  });
+
+  test('counts units always, and tasks by status unless asked not to (counters=false, decision 120)', async () => {
+    const team = await buildTeam(t);
+    const flow = await buildFlow(t, { workspace: team.workspace, stages: [{}, {}] });
+    await buildUnit(t, team.member, flow);
+    await buildUnit(t, team.member, flow);
+    const url = `/api/pipelines/?project=${flow.project.id}`;
+    const [counted] = (await as(t, team.guest)('GET', url)).json<TPipelineSummary[]>();
+    expect(counted!.units_count).toBe(2);
+    const { overdue, ...byStatus } = counted!.task_counters!;
+    expect(Object.values(byStatus).reduce((sum, n) => sum + n, 0)).toBe(4);
+    expect(overdue).toBe(0);
+    const light = await as(t, team.guest)('GET', `${url}&counters=false`);
+    expect(light.statusCode).toBe(200);
+    const [named] = light.json<TPipelineSummary[]>();
+    expect(named).toEqual({ ...counted, task_counters: undefined });
+    expect(named).not.toHaveProperty('task_counters');
+    expect((await as(t, team.guest)('GET', `${url}&counters=maybe`)).statusCode).toBe(400);
+    expect((await as(t, team.outsider)('GET', `${url}&counters=false`)).statusCode).toBe(404);
   });
 
   test('members edit name, description and layout; guests cannot; admins delete, members cannot', async () => {

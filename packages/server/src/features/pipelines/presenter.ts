@@ -42,8 +42,14 @@ export function presentStage(row: StageRow, people: People): TStage {
   return { ...presentNode(row, people), pipeline: row.pipelineId };
 }
 
-/** A pipeline in lists: no nodes, the number of stages (start and end not counted). */
-export function presentSummary(row: PipelineRow & { stagesCount: number }, counters: Counters): TPipelineSummary {
+/**
+ * A pipeline in lists: no nodes, the number of stages (start and end not counted) and of units, and
+ * the task counters when they were counted (`counters`: the list's `counters=false` leaves them out).
+ */
+export function presentSummary(
+  row: PipelineRow & { stagesCount: number },
+  counters: Counters | null,
+): TPipelineSummary {
   return {
     id: row.id,
     project: row.projectId,
@@ -52,7 +58,8 @@ export function presentSummary(row: PipelineRow & { stagesCount: number }, count
     layout: asLayout(row.layout),
     version: row.version,
     stages_count: row.stagesCount,
-    task_counters: countersOf(counters, row.id),
+    units_count: row.unitsCount,
+    ...(counters ? { task_counters: countersOf(counters, row.id) } : {}),
     updated_at: row.updatedAt.toISOString(),
   };
 }
@@ -71,10 +78,8 @@ export function presentPipeline(
     for (const key of Object.keys(total) as (keyof TTaskCountersDto)[]) total[key] += counters[key];
   }
   return {
-    ...presentSummary(
-      { ...row, stagesCount: nodes.filter((n) => n.kind === 'stage').length },
-      new Map([[row.id, total]]),
-    ),
+    ...presentSummary({ ...row, stagesCount: nodes.filter((n) => n.kind === 'stage').length }, null),
+    task_counters: total,
     nodes: nodes.map((node) => presentNode(node, people)),
     edges: edges.map((edge) => ({ source: edge.sourceId, target: edge.targetId })),
     stage_counters: Object.fromEntries(nodes.map((node) => [String(node.id), countersOf(stageCounters, node.id)])),

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import {
   ZGraphSave,
   ZGraphSaveResult,
-  ZId,
+  ZPipelineListQuery,
   ZIdParams,
   ZPipeline,
   ZPipelineCreate,
@@ -52,13 +52,20 @@ export const pipelinesRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { 
       schema: {
         tags,
         summary: 'Pipelines of a project, or of every project the caller can see; without nodes',
-        description: 'A project the caller cannot see answers 404.',
+        description:
+          'A project the caller cannot see answers 404. `counters=false` leaves out `task_counters`, ' +
+          'which are counted over every task of each pipeline (for pickers, which need names and sizes).',
         security: bearer,
-        querystring: z.object({ project: ZId.optional() }),
+        querystring: ZPipelineListQuery,
         response: { 200: z.array(ZPipelineSummary) },
       },
     },
-    async (request) => listPipelines(db, { userId: callerOf(request).id, projectId: request.query.project }),
+    async (request) =>
+      listPipelines(db, {
+        userId: callerOf(request).id,
+        projectId: request.query.project,
+        counters: request.query.counters !== 'false',
+      }),
   );
 
   app.get(

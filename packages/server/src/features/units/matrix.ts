@@ -20,12 +20,13 @@ const orders: Record<Query['sort'], SQL> = {
 /**
  * GET units/matrix/ (the unit list as a matrix): one page of a pipeline's units, each with its
  * status cells. Filters keep units having at least one task that matches: in `status`, with an
- * effective assignee (`me` or an id), overdue; `search` on the name. Cost does not grow with the
- * page: the graph (1 query), the page of units with the total (1 query, the filters as
- * semi-joins on the indexed task columns), and the cells of that page (1 query).
+ * effective assignee (`me` or an id), overdue; `search` on the name. Unfiltered, cost does not grow
+ * with the pipeline: the graph (1 query), the page of units (1 query, a range of an index; the total
+ * is the pipeline's stored `units_count`), and the cells of that page (1 query). Filtered, the
+ * page's query also counts its matches, the filters as semi-joins on the indexed task columns.
  */
 export async function matrixPage(db: Db, { userId, query }: { userId: number; query: Query }): Promise<TMatrixPage> {
-  const { workspaceId } = await authorizePipelineUnits(db, { userId, pipelineId: query.pipeline });
+  const { workspaceId, unitsCount } = await authorizePipelineUnits(db, { userId, pipelineId: query.pipeline });
   const now = new Date();
   const graph = await loadGraph(db, query.pipeline, workspaceId);
   const taskFilter = (condition: SQL) =>
@@ -48,25 +49,30 @@ export async function matrixPage(db: Db, { userId, query }: { userId: number; qu
     where.push(taskFilter(sql`t.id in ${tasksOfTeam(query.assignee_team)}`));
   }
 
+  // Without a filter the count is the pipeline's, kept by the database, and the page is a range of
+  // the pipeline's name or date index; a filter has its matches counted with the page (decision 120).
+  const filtered = where.length > 1;
   const page = await rowsOf<{ id: number; name: string; total: number }>(
     db,
-    sql`select u.id, u.name, count(*) over ()::int as total from units u
+    sql`select u.id, u.name, ${filtered ? sql`count(*) over ()::int` : sql`0`} as total from units u
       where ${sql.join(where, sql` and `)}
       order by ${orders[query.sort]}
       limit ${query.limit} offset ${query.offset}`,
   );
-  const count = page[0]
-    ? Number(page[0].total)
-    : query.offset === 0
-      ? 0
-      : Number(
-          (
-            await rowsOf<{ n: number }>(
-              db,
-              sql`select count(*)::int as n from units u where ${sql.join(where, sql` and `)}`,
-            )
-          )[0]?.n ?? 0,
-        );
+  const count = !filtered
+    ? unitsCount
+    : page[0]
+      ? Number(page[0].total)
+      : query.offset === 0
+        ? 0
+        : Number(
+            (
+              await rowsOf<{ n: number }>(
+                db,
+                sql`select count(*)::int as n from units u where ${sql.join(where, sql` and `)}`,
+              )
+            )[0]?.n ?? 0,
+          );
   const names = new Map(graph.nodes.map((n) => [n.id, n.name]));
   const cells = await loadCells(db, { graph, unitIds: page.map((u) => u.id), workspaceId, now });
   return {

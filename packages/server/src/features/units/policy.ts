@@ -46,10 +46,15 @@ export async function authorizeUnit(
 export async function authorizePipelineUnits(
   db: Db,
   { userId, pipelineId }: { userId: number; pipelineId: number },
-): Promise<{ actor: Actor; workspaceId: number; projectId: number }> {
-  // The pipeline's place and the caller's role in its workspace, in one statement.
+): Promise<{ actor: Actor; workspaceId: number; projectId: number; unitsCount: number }> {
+  // The pipeline's place, its units (kept counted) and the caller's role in its workspace, in one statement.
   const [row] = await db
-    .select({ workspaceId: projects.workspaceId, projectId: projects.id, role: memberships.role })
+    .select({
+      workspaceId: projects.workspaceId,
+      projectId: projects.id,
+      unitsCount: pipelines.unitsCount,
+      role: memberships.role,
+    })
     .from(pipelines)
     .innerJoin(projects, eq(projects.id, pipelines.projectId))
     .innerJoin(memberships, and(eq(memberships.workspaceId, projects.workspaceId), eq(memberships.userId, userId)))

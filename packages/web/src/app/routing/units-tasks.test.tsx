@@ -4,7 +4,6 @@ import type { TMatrixPage, TTask, TTaskListItem } from '@stageline/shared';
 
 import {
   calls,
-  counters,
   json,
   lazy,
   pipeline,
@@ -199,8 +198,8 @@ const matrixRoute =
   };
 /** Pipeline 7 with more units than the screen loads at once (two stages, 30,000 tasks on each). */
 const pagedPipeline: TRoute = ({ method, url }) =>
-  method === 'GET' && url === '/api/pipelines/?project=5'
-    ? json(200, [{ ...pipeline(7, 'Animation'), stages_count: 2, task_counters: { ...counters, todo: 60_000 } }])
+  method === 'GET' && url === '/api/pipelines/?project=5&counters=false'
+    ? json(200, [{ ...pipeline(7, 'Animation'), stages_count: 2, units_count: 30_000, task_counters: undefined }])
     : undefined;
 const matrixQueries = () =>
   calls.filter((c) => c.url.startsWith('/api/units/matrix/')).map((c) => new URL(c.url, 'http://x').searchParams);

@@ -1,6 +1,7 @@
 import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
 import {
+  ZCountedPipelineSummary,
   ZPipeline,
   ZPipelineSummary,
   type TPipeline,
@@ -26,6 +27,8 @@ export const pipelineKeys = {
   all: ['pipelines'] as const,
   lists: () => ['pipelines', 'list'] as const,
   list: (projectId: number) => ['pipelines', 'list', projectId] as const,
+  /** Under `list`: invalidating a project's list invalidates its names too. */
+  names: (projectId: number) => ['pipelines', 'list', projectId, 'names'] as const,
   detail: (id: number) => ['pipelines', id] as const,
 };
 
@@ -39,12 +42,29 @@ export const getPipelineRecord = async (id: number, signal?: AbortSignal, silent
 export const pipelineRecordQueryOptions = (id: number) =>
   queryOptions({ queryKey: pipelineKeys.detail(id), queryFn: ({ signal }) => getPipelineRecord(id, signal) });
 
-/** GET pipelines/?project={id}: summaries, without nodes and edges. */
+/** GET pipelines/?project={id}: summaries with their task counters, without nodes and edges. */
 export const getPipelines = async (projectId: number, signal?: AbortSignal) =>
-  z.array(ZPipelineSummary).parse(await api.get('pipelines/', { query: { project: projectId }, signal, silent: true }));
+  z
+    .array(ZCountedPipelineSummary)
+    .parse(await api.get('pipelines/', { query: { project: projectId }, signal, silent: true }));
 export const pipelinesQueryOptions = (projectId: number) =>
   queryOptions({ queryKey: pipelineKeys.list(projectId), queryFn: ({ signal }) => getPipelines(projectId, signal) });
 export const usePipelines = (projectId: number) => useQuery(pipelinesQueryOptions(projectId));
+
+/**
+ * GET pipelines/?project={id}&counters=false: the summaries without the task counters, which the
+ * server counts over every task (docs/decisions.md, decision 120); for the screens that pick a pipeline.
+ */
+export const getPipelineNames = async (projectId: number, signal?: AbortSignal) =>
+  z
+    .array(ZPipelineSummary)
+    .parse(await api.get('pipelines/', { query: { project: projectId, counters: 'false' }, signal, silent: true }));
+export const pipelineNamesQueryOptions = (projectId: number) =>
+  queryOptions({
+    queryKey: pipelineKeys.names(projectId),
+    queryFn: ({ signal }) => getPipelineNames(projectId, signal),
+  });
+export const usePipelineNames = (projectId: number) => useQuery(pipelineNamesQueryOptions(projectId));
 
 /** A change of a project's pipelines changes its counters too. */
 function invalidateProject(projectId: number) {

@@ -69,15 +69,9 @@ export const matrixPageQueryOptions = (filter: TMatrixFilter, offset: number, li
  */
 export const WholeMatrixUnits = 20_000;
 
-/**
- * Whether a pipeline's whole matrix is loaded at once: its units counted from its task counters
- * (every unit has one task per stage); a pipeline without stages has no cells to load.
- */
-export function wholeMatrixFits(pipeline: Pick<TPipelineSummary, 'stages_count' | 'task_counters'>): boolean {
-  if (pipeline.stages_count === 0) return true;
-  const { overdue: _overdue, ...byStatus } = pipeline.task_counters;
-  const tasks = Object.values(byStatus).reduce((sum, n) => sum + n, 0);
-  return tasks / pipeline.stages_count <= WholeMatrixUnits;
+/** Whether a pipeline's whole matrix is loaded at once (its units, which the server keeps counted). */
+export function wholeMatrixFits(pipeline: Pick<TPipelineSummary, 'units_count'>): boolean {
+  return pipeline.units_count <= WholeMatrixUnits;
 }
 
 /** GET units/matrix/whole/?pipeline= (or only `units`): the whole matrix, checked, as rows. */

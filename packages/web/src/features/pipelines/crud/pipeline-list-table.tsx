@@ -1,14 +1,20 @@
 import { Anchor, Stack, Table, Text } from '@mantine/core';
 import { Link, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { paths, type TPipelineSummary } from '@stageline/shared';
+import { paths, type TCountedPipelineSummary } from '@stageline/shared';
 import { useDates } from '../../../shared/i18n/use-dates';
 import { StatusBar } from '../../../shared/ui/status-bar';
 import { markdownToPlainText } from '@stageline/shared/markdown';
 import { TaskCounters } from './task-counters';
 
 /** A project's pipelines; a click on a row opens the pipeline. */
-export function PipelineListTable({ projectId, pipelines }: { projectId: number; pipelines: TPipelineSummary[] }) {
+export function PipelineListTable({
+  projectId,
+  pipelines,
+}: {
+  projectId: number;
+  pipelines: TCountedPipelineSummary[];
+}) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const { formatCalendar } = useDates();

@@ -21,7 +21,7 @@ import {
   flowOrder,
   paths,
   TaskStatuses,
-  type TPipelineSummary,
+  type TCountedPipelineSummary,
   type TProjectWorkload,
   type TTaskCountersDto,
 } from '@stageline/shared';
@@ -90,7 +90,7 @@ export function ProjectProgress({ projectId, canCreate }: { projectId: number; c
   );
 }
 
-function PipelineProgress({ projectId, pipeline }: { projectId: number; pipeline: TPipelineSummary }) {
+function PipelineProgress({ projectId, pipeline }: { projectId: number; pipeline: TCountedPipelineSummary }) {
   const { t } = useTranslation();
   const counters = pipeline.task_counters;
   const total = TaskStatuses.reduce((sum, status) => sum + counters[status], 0);

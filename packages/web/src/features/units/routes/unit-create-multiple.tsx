@@ -22,7 +22,7 @@ import { zodResolver } from '../../../shared/lib/zod-resolver';
 import { RecordView } from '../../../shared/records';
 import { PageCard } from '../../../shared/ui/page-card';
 import { showToast } from '../../../shared/ui/toast';
-import { usePipelines } from '../../pipelines/read-only';
+import { usePipelineNames } from '../../pipelines/read-only';
 import { useOpenProject, useProjectRecord, useWorkspaceAbilities } from '../../projects';
 import { useCreateUnits } from '../api';
 import { BatchPreview, previewable } from '../components/batch-preview';
@@ -51,7 +51,7 @@ export default function UnitCreateMultipleScreen() {
 function CreateUnits({ project }: { project: TProject }) {
   const { t } = useTranslation();
   const abilities = useWorkspaceAbilities(project.workspace);
-  const pipelines = usePipelines(project.id);
+  const pipelines = usePipelineNames(project.id);
   let body: React.ReactNode;
   if (abilities !== null && !abilities.units.create)
     body = (

@@ -7,7 +7,7 @@ import { formError } from '../../../shared/lib/form-errors';
 import { RecordView } from '../../../shared/records';
 import { PageCard } from '../../../shared/ui/page-card';
 import { showToast } from '../../../shared/ui/toast';
-import { usePipelines } from '../../pipelines/read-only';
+import { usePipelineNames } from '../../pipelines/read-only';
 import { useOpenProject, useProjectRecord, useWorkspaceAbilities } from '../../projects';
 import { useCreateUnit } from '../api';
 import { UnitForm, unitFormFields, type TUnitFormValues } from '../components/unit-form';
@@ -29,7 +29,7 @@ function CreateUnit({ project }: { project: TProject }) {
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const abilities = useWorkspaceAbilities(project.workspace);
-  const pipelines = usePipelines(project.id);
+  const pipelines = usePipelineNames(project.id);
   const create = useCreateUnit();
   const [problem, setProblem] = useState<string | null>(null);
 

@@ -10,7 +10,7 @@ import { RecordView } from '../../../shared/records';
 import { ExportCsvButton } from '../../../shared/ui/export-csv-button';
 import { PageCard } from '../../../shared/ui/page-card';
 import { EmptyState } from '../../../shared/ui/empty-state';
-import { usePipelines } from '../../pipelines/read-only';
+import { usePipelineNames } from '../../pipelines/read-only';
 import { useOpenProject, useProjectRecord, useWorkspaceAbilities } from '../../projects';
 import { SavedViews } from '../../views';
 import { useTeams } from '../../teams';
@@ -84,7 +84,7 @@ export default function UnitListScreen() {
 function UnitList({ project }: { project: TProject }) {
   const { t } = useTranslation();
   const abilities = useWorkspaceAbilities(project.workspace);
-  const pipelines = usePipelines(project.id);
+  const pipelines = usePipelineNames(project.id);
   const members = useMembers(project.workspace);
   const teams = useTeams(project.workspace);
   const people = useMemo(() => new Map((members.data ?? []).map((m) => [m.id, m.name])), [members.data]);
