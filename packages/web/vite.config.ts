@@ -412,6 +412,13 @@ const publicRouteModules = ['src/app/layouts/public-layout.tsx', 'src/features/p
 const shellRouteModule = 'src/app/layouts/app-layout.tsx';
 
 /**
+ * The header switchers' menu, loaded after the first render (docs/decisions.md, entry 118): the
+ * Mantine parts it needs that no first load has (Menu, Popover, Floating UI) are one chunk,
+ * `mantine-menu`, so /login fetches them alone when idle, not with the shell's.
+ */
+const switcherMenuModule = 'src/shared/ui/switcher-menu.tsx';
+
+/**
  * Groups that keep the first loads to a few requests and to what they use (docs/decisions.md,
  * entries 101 and 106), from what the entry, the auth screens, the `/app` shell and the landing
  * page use (`usedClosure`). What the entry uses, or two of the three pages' kinds, is the first load
@@ -432,8 +439,10 @@ function firstLoadGroups() {
   const authRoots = authRouteModules.map((file) => path.resolve(webRoot, file));
   const shellRoot = path.resolve(webRoot, shellRouteModule);
   const publicRoots = publicRouteModules.map((file) => path.resolve(webRoot, file));
-  const roots = new Set([entryModule, ...authRoots, shellRoot, ...publicRoots]);
+  const menuRoot = path.resolve(webRoot, switcherMenuModule);
+  const roots = new Set([entryModule, ...authRoots, shellRoot, ...publicRoots, menuRoot]);
   let publicClosure = new Set<string>();
+  let menuClosure = new Set<string>();
   let entryClosure = new Set<string>();
   let authClosure = new Set<string>();
   let shellClosure = new Set<string>();
@@ -461,6 +470,7 @@ function firstLoadGroups() {
       authClosure = usedClosure(graph, authRoots);
       shellClosure = usedClosure(graph, [shellRoot]);
       publicClosure = usedClosure(graph, publicRoots);
+      menuClosure = usedClosure(graph, [menuRoot]);
       lazyBarrels = new Set([...graph].filter(([, links]) => links.lazyBarrel).map(([id]) => id));
     },
   };
@@ -471,19 +481,24 @@ function firstLoadGroups() {
   const groups = [
     { name: 'mantine-first', test: (id: string) => mantine.test.test(id) && first(id), priority: mantine.priority + 7 },
     {
+      name: 'mantine-menu',
+      test: (id: string) => mantine.test.test(id) && menuClosure.has(id) && !first(id),
+      priority: mantine.priority + 6,
+    },
+    {
       name: 'mantine-auth',
       test: (id: string) => mantine.test.test(id) && authOnly(id),
-      priority: mantine.priority + 6,
+      priority: mantine.priority + 5,
     },
     {
       name: 'mantine-shell',
       test: (id: string) => mantine.test.test(id) && shellOnly(id),
-      priority: mantine.priority + 5,
+      priority: mantine.priority + 4,
     },
     {
       name: 'mantine-public',
       test: (id: string) => mantine.test.test(id) && publicOnly(id),
-      priority: mantine.priority + 4,
+      priority: mantine.priority + 3,
     },
     { name: 'first', test: (id: string) => ours(id) && first(id), priority: 9, includeDependenciesRecursively: false },
     {
