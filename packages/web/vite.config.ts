@@ -1,4 +1,5 @@
 // One file: Vite reads its build from here, and its plugins (prerendered pages, first-load chunk groups read from the module graph, English without identities, precompression) serve only this build.
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -275,6 +276,35 @@ function bindings(list: string): [string, string][] {
     });
 }
 
+const sideEffectsOfPackage = new Map<string, boolean | string[] | undefined>();
+
+/**
+ * Whether the package holding `id` declares it free of side effects (`"sideEffects": false`, or a
+ * list of patterns such as `["*.css"]` that `id` does not match), as the bundler reads it.
+ */
+function withoutSideEffects(id: string): boolean {
+  let dir = path.dirname(id);
+  while (!existsSync(path.join(dir, 'package.json'))) {
+    const parent = path.dirname(dir);
+    if (parent === dir) return false;
+    dir = parent;
+  }
+  const file = path.join(dir, 'package.json');
+  if (!sideEffectsOfPackage.has(file)) {
+    const declared = (JSON.parse(readFileSync(file, 'utf8')) as { sideEffects?: boolean | string[] }).sideEffects;
+    sideEffectsOfPackage.set(file, declared);
+  }
+  const declared = sideEffectsOfPackage.get(file);
+  if (declared === false) return true;
+  if (!Array.isArray(declared)) return false;
+  const name = path.basename(id);
+  return !declared.some((pattern) =>
+    new RegExp(`^${pattern.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*')}$`).test(
+      pattern.includes('/') ? path.relative(dir, id) : name,
+    ),
+  );
+}
+
 /**
  * Every module's static imports with the bindings taken from each, read from the transformed code
  * (plain ES module syntax by then). A link the patterns miss counts as taking everything, so the
@@ -305,6 +335,7 @@ async function readImportGraph(context: PluginContext): Promise<Map<string, TMod
     links.lazyBarrel = barrel && info.dynamicImporters.length > 0;
     const locals = new Map<string, { target: string; name: string }>();
     const taken = new Map<string, TWanted>();
+    const bareWithoutEffects = new Set<string>();
     for (const [statement, defaultName, rest] of code.matchAll(importPattern)) {
       if (statement.startsWith('import(')) continue;
       const target = await resolve(statement.match(/["']([^"']+)["']$/)![1]!);
@@ -313,6 +344,12 @@ async function readImportGraph(context: PluginContext): Promise<Map<string, TMod
       if (defaultName) wanted.add('default');
       if (rest?.startsWith('{')) for (const [from] of bindings(rest)) wanted.add(from);
       else if (rest || !defaultName) wanted = null;
+      // A bare import (`import './validation'` in the shared package's index) of a module without
+      // side effects: the bundler drops it, so it makes no one use the module.
+      if (!defaultName && !rest && withoutSideEffects(target)) {
+        bareWithoutEffects.add(target);
+        continue;
+      }
       // A namespace a barrel re-exports (`import * as index from …; export { index as icons }`, as
       // Tabler's icons do): counted only when someone takes the name it is exported under.
       if (barrel && rest?.startsWith('*')) {
@@ -337,7 +374,7 @@ async function readImportGraph(context: PluginContext): Promise<Map<string, TMod
     }
     for (const target of info.importedIds) {
       if (taken.has(target)) links.imports.set(target, taken.get(target)!);
-      else if (!reexported.has(target)) links.imports.set(target, null);
+      else if (!reexported.has(target) && !bareWithoutEffects.has(target)) links.imports.set(target, null);
     }
   }
   return graph;
@@ -396,14 +433,12 @@ function usedClosure(graph: Map<string, TModuleLinks>, roots: string[]): Set<str
   return new Set(wanted.keys());
 }
 
-/** The modules under packages/web/src whose static imports make up the first load of the auth screens. */
-const authRouteModules = [
-  'src/app/layouts/auth-layout.tsx',
-  'src/features/auth/routes/login.tsx',
-  'src/features/auth/routes/register.tsx',
-  'src/features/auth/routes/reset-password.tsx',
-  'src/features/auth/routes/oauth-return.tsx',
-];
+/**
+ * The modules under packages/web/src whose static imports make up the first load of /login. The other
+ * auth screens (registration, password reset, the OAuth return) are not in the groups: what they
+ * alone use travels with them, not on /login's first load (docs/decisions.md, entry 118).
+ */
+const authRouteModules = ['src/app/layouts/auth-layout.tsx', 'src/features/auth/routes/login.tsx'];
 
 /** The modules under packages/web/src whose static imports make up the first load of the landing page. */
 const publicRouteModules = ['src/app/layouts/public-layout.tsx', 'src/features/public/routes/landing.tsx'];

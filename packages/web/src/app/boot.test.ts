@@ -77,6 +77,23 @@ describe('boot', () => {
     expect(useShellStore.getState().pageError).toBe('Server Unavailable. Check your Internet connection or try later.');
   });
 
+  it('shows a page error, once zod has checked it, when a JSON answer is not a config', async () => {
+    await boot(fetchReturning(() => json(200, { hello: 'proxy' })));
+    await vi.waitFor(() =>
+      expect(useShellStore.getState().pageError).toBe(
+        'Server Unavailable. Check your Internet connection or try later.',
+      ),
+    );
+  });
+
+  it('leaves a config that passes its schema alone', async () => {
+    await boot(fetchReturning(() => json(200, config())));
+    // The check runs after the boot: give it time to have run.
+    await import('./public-config');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(useShellStore.getState().pageError).toBeNull();
+  });
+
   it('sends a browser on another host to the public URL with the same path, query and hash', async () => {
     const location = stubLocation('http://old.example.com:8080/app/projects/5?tab=units#top');
     await boot(fetchReturning(() => json(200, config({ publicUrl: 'https://stageline.example.org/' }))));
