@@ -146,8 +146,9 @@ const sharedModule = /[\\/]packages[\\/]shared[\\/]src[\\/](?!i18n|markdown)/;
 
 /**
  * How the libraries are grouped into chunks, so a screen needs a handful of requests rather than
- * eighty: what every page needs first in two chunks (React, the router, i18next and TanStack Query
- * together; zod); dayjs apart (the screens that show dates load it, and the app sets its locale once
+ * eighty: React, the router and i18next together (every page needs them first); TanStack Query and
+ * zod one chunk each (the shell and the landing page load them first, /login after its first render:
+ * docs/decisions.md, entry 118); dayjs apart (the screens that show dates load it, and the app sets its locale once
  * it arrives); the diagram editor's and the Markdown renderer's libraries apart, loaded by the
  * screens that draw them; Mantine split by the screens that share its parts, small parts merged into
  * their neighbours (so /login does not load the date pickers). What the first loads use of Mantine,
@@ -166,11 +167,16 @@ const chunkGroups = [
       'i18next',
       'react-i18next',
       'i18next-browser-languagedetector',
-      '@tanstack/query-core',
-      '@tanstack/react-query',
     ),
   },
-  { name: 'zod', test: inPackages('zod') },
+  { name: 'query', test: inPackages('@tanstack/query-core', '@tanstack/react-query') },
+  {
+    // With the shared package's zod setup (issues' messages as i18n keys), which only zod's users need.
+    name: 'zod',
+    test: new RegExp(`${inPackages('zod').source}|[\\\\/]packages[\\\\/]shared[\\\\/]src[\\\\/]validation\\.ts$`),
+    // Not what the setup imports (the limits): the first load has them.
+    includeDependenciesRecursively: false,
+  },
   { name: 'dayjs', test: inPackages('dayjs') },
   { name: 'flow', test: inPackages('@xyflow/*', 'd3-*', 'classcat') },
   {
@@ -440,8 +446,15 @@ function usedClosure(graph: Map<string, TModuleLinks>, roots: string[]): Set<str
  */
 const authRouteModules = ['src/app/layouts/auth-layout.tsx', 'src/features/auth/routes/login.tsx'];
 
-/** The modules under packages/web/src whose static imports make up the first load of the landing page. */
-const publicRouteModules = ['src/app/layouts/public-layout.tsx', 'src/features/public/routes/landing.tsx'];
+/**
+ * The modules under packages/web/src whose static imports make up the first load of the landing page,
+ * with the session guard of the public pages that act for a user (an invite link).
+ */
+const publicRouteModules = [
+  'src/app/layouts/public-layout.tsx',
+  'src/features/public/routes/landing.tsx',
+  'src/features/auth/routes/session-guard.tsx',
+];
 
 /** The module under packages/web/src whose static imports make up the `/app` shell's first load. */
 const shellRouteModule = 'src/app/layouts/app-layout.tsx';
@@ -454,13 +467,30 @@ const shellRouteModule = 'src/app/layouts/app-layout.tsx';
 const switcherMenuModule = 'src/shared/ui/switcher-menu.tsx';
 
 /**
+ * What /login fetches after its first render (docs/decisions.md, entry 118): the shared schemas with
+ * zod, the config's check, the code step, the OAuth buttons, the session with TanStack Query. What
+ * they need that the first load has not is two chunks, so these fetches do not pull in the shell's
+ * chunks: `session`, what the shell or the landing page also use (the session and its keeper), and
+ * `later`, what they do not (the code step, the schemas' module, the OAuth buttons).
+ */
+const loginLaterModules = [
+  'src/features/auth/schemas.ts',
+  'src/app/public-config.ts',
+  'src/features/auth/components/otp-step.tsx',
+  'src/features/auth/components/oauth-buttons.tsx',
+  'src/features/auth/session/session.ts',
+  'src/features/auth/session/session-keeper.tsx',
+];
+
+/**
  * Groups that keep the first loads to a few requests and to what they use (docs/decisions.md,
  * entries 101 and 106), from what the entry, the auth screens, the `/app` shell and the landing
- * page use (`usedClosure`). What the entry uses, or two of the three pages' kinds, is the first load
- * of every page: `mantine-first` holds its Mantine parts, `first` the rest that no library group
- * takes (our api clients, form errors, the switchers, the shared package's rules and the schemas
- * they need, the icons they draw). What only the auth screens use is `auth` and `mantine-auth`
- * (`@mantine/form`, the code step), what only the shell uses `shell` and `mantine-shell` (the
+ * page use (`usedClosure`). What the entry uses, or /login and another kind of page, is the first
+ * load of every page: `mantine-first` holds its Mantine parts, `first` the rest that no library group
+ * takes (our api client, the switchers, the shared package's rules, the icons they draw). What the
+ * shell and the landing page use and /login does not (the session's query, the avatar) is `pages`,
+ * Mantine's parts and ours in one (entry 118). What only /login uses is `auth` and `mantine-auth`
+ * (`@mantine/form`, the form's errors), what only the shell uses `shell` and `mantine-shell` (the
  * command palette, the live stream, the sidebar), what only the landing page uses `public` and
  * `mantine-public`: none loads another's. The rest of Mantine stays split by screens (so /login
  * does not load the date pickers), the rest of the shared package is `shared`, the other icons
@@ -475,9 +505,11 @@ function firstLoadGroups() {
   const shellRoot = path.resolve(webRoot, shellRouteModule);
   const publicRoots = publicRouteModules.map((file) => path.resolve(webRoot, file));
   const menuRoot = path.resolve(webRoot, switcherMenuModule);
+  const laterRoots = loginLaterModules.map((file) => path.resolve(webRoot, file));
   const roots = new Set([entryModule, ...authRoots, shellRoot, ...publicRoots, menuRoot]);
   let publicClosure = new Set<string>();
   let menuClosure = new Set<string>();
+  let laterClosure = new Set<string>();
   let entryClosure = new Set<string>();
   let authClosure = new Set<string>();
   let shellClosure = new Set<string>();
@@ -488,14 +520,22 @@ function firstLoadGroups() {
    */
   let lazyBarrels = new Set<string>();
   const first = (id: string) =>
-    entryClosure.has(id) || [authClosure, shellClosure, publicClosure].filter((closure) => closure.has(id)).length > 1;
+    entryClosure.has(id) || (authClosure.has(id) && (shellClosure.has(id) || publicClosure.has(id)));
+  const pagesOnly = (id: string) => shellClosure.has(id) && publicClosure.has(id) && !first(id);
   const authOnly = (id: string) => authClosure.has(id) && !first(id);
-  const shellOnly = (id: string) => shellClosure.has(id) && !first(id) && !authClosure.has(id);
+  const shellOnly = (id: string) => shellClosure.has(id) && !first(id) && !authClosure.has(id) && !pagesOnly(id);
   const publicOnly = (id: string) =>
     publicClosure.has(id) && !first(id) && !authClosure.has(id) && !shellClosure.has(id);
   const mantine = chunkGroups.find((group) => group.name === 'mantine')!;
   const library = (id: string) => chunkGroups.some((group) => group.test.test(id));
   const ours = (id: string) => !library(id) && !roots.has(id) && !lazyBarrels.has(id);
+  /** What /login fetches after its first render and neither its first load nor the switchers' menu has. */
+  const laterOnly = (id: string) =>
+    (mantine.test.test(id) || ours(id)) &&
+    laterClosure.has(id) &&
+    !entryClosure.has(id) &&
+    !authClosure.has(id) &&
+    !menuClosure.has(id);
   const plugin: Plugin = {
     name: 'stageline-first-load-groups',
     apply: 'build',
@@ -506,6 +546,7 @@ function firstLoadGroups() {
       shellClosure = usedClosure(graph, [shellRoot]);
       publicClosure = usedClosure(graph, publicRoots);
       menuClosure = usedClosure(graph, [menuRoot]);
+      laterClosure = usedClosure(graph, laterRoots);
       lazyBarrels = new Set([...graph].filter(([, links]) => links.lazyBarrel).map(([id]) => id));
     },
   };
@@ -514,11 +555,33 @@ function firstLoadGroups() {
   // `auth`, `shell` and `public` come before `shared` (which would take the rules they use) and
   // leave what their modules import where it is (libraries' chunks), or they would pull them out.
   const groups = [
-    { name: 'mantine-first', test: (id: string) => mantine.test.test(id) && first(id), priority: mantine.priority + 7 },
+    {
+      name: 'mantine-first',
+      test: (id: string) => mantine.test.test(id) && first(id),
+      priority: mantine.priority + 10,
+    },
     {
       name: 'mantine-menu',
       test: (id: string) => mantine.test.test(id) && menuClosure.has(id) && !first(id),
+      priority: mantine.priority + 9,
+    },
+    {
+      name: 'session',
+      test: (id: string) => laterOnly(id) && (shellClosure.has(id) || publicClosure.has(id)),
+      priority: mantine.priority + 8,
+      includeDependenciesRecursively: false,
+    },
+    {
+      name: 'later',
+      test: (id: string) => laterOnly(id) && !shellClosure.has(id) && !publicClosure.has(id),
+      priority: mantine.priority + 7,
+      includeDependenciesRecursively: false,
+    },
+    {
+      name: 'pages',
+      test: (id: string) => (mantine.test.test(id) || ours(id)) && pagesOnly(id),
       priority: mantine.priority + 6,
+      includeDependenciesRecursively: false,
     },
     {
       name: 'mantine-auth',
@@ -558,14 +621,16 @@ function firstLoadGroups() {
   /** Tabler's icons that no first load draws: one chunk for the screens, not one per icon. */
   const icons = {
     name: 'icons',
-    test: (id: string) => tablerIcons.test(id) && !first(id) && !authOnly(id) && !shellOnly(id) && !publicOnly(id),
+    test: (id: string) =>
+      tablerIcons.test(id) && !first(id) && !pagesOnly(id) && !authOnly(id) && !shellOnly(id) && !publicOnly(id),
     priority: 4,
     includeDependenciesRecursively: false,
   };
   /** The rest of the shared package (schemas and rules no first load uses): one chunk. */
   const shared = {
     name: 'shared',
-    test: (id: string) => sharedModule.test(id) && !first(id) && !authOnly(id) && !shellOnly(id) && !publicOnly(id),
+    test: (id: string) =>
+      sharedModule.test(id) && !first(id) && !pagesOnly(id) && !authOnly(id) && !shellOnly(id) && !publicOnly(id),
     priority: 5,
   };
   return { plugin, groups: [...groups, icons], shared };

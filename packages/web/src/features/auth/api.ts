@@ -1,4 +1,3 @@
-import { queryOptions } from '@tanstack/react-query';
 import type { z } from 'zod';
 import type {
   TLogin,
@@ -10,7 +9,6 @@ import type {
   ZOtpPurpose,
 } from '@stageline/shared';
 import { api, ApiError } from '../../shared/api';
-import { queryClient } from '../../shared/api/query-client';
 import { loadAuthSchemas, type TAuthSchemas } from './lib/auth-schemas';
 
 /**
@@ -25,36 +23,37 @@ const quiet = { anonymous: true, silent: true } as const;
 
 export const meQueryKey = ['users', 'me'] as const;
 
-/** GET users/me/: the signed-in user, the root of the session. */
-export const meQueryOptions = () =>
-  queryOptions({
-    queryKey: meQueryKey,
-    queryFn: async ({ signal }) => {
-      const [answer, { ZMe }] = await Promise.all([api.get<unknown>('users/me/', { signal }), loadAuthSchemas()]);
-      return ZMe.parse(answer);
-    },
-    staleTime: 60_000,
-  });
+/**
+ * GET users/me/: the signed-in user, the root of the session. Query options as a plain object (no
+ * `queryOptions` helper): this module is on /login's first load, TanStack Query is not (entry 118).
+ */
+export const meQueryOptions = () => ({
+  queryKey: meQueryKey,
+  queryFn: async ({ signal }: { signal: AbortSignal }): Promise<TMe> => {
+    const [answer, { ZMe }] = await Promise.all([api.get<unknown>('users/me/', { signal }), loadAuthSchemas()]);
+    return ZMe.parse(answer);
+  },
+  staleTime: 60_000,
+});
 
 /** GET oauth/providers/: the configured providers; none when the server has no such call (404). */
-export const oauthProvidersQueryOptions = () =>
-  queryOptions({
-    queryKey: ['oauth', 'providers'],
-    queryFn: async ({ signal }): Promise<TOAuthProvider[]> => {
-      try {
-        const [answer, { ZOAuthProvider }] = await Promise.all([
-          api.get<unknown>('oauth/providers/', { ...quiet, signal }),
-          loadAuthSchemas(),
-        ]);
-        return ZOAuthProvider.array().parse(answer);
-      } catch (error) {
-        if (error instanceof ApiError && error.status === 404) return [];
-        throw error;
-      }
-    },
-    staleTime: Infinity,
-    retry: false,
-  });
+export const oauthProvidersQueryOptions = () => ({
+  queryKey: ['oauth', 'providers'] as const,
+  queryFn: async ({ signal }: { signal: AbortSignal }): Promise<TOAuthProvider[]> => {
+    try {
+      const [answer, { ZOAuthProvider }] = await Promise.all([
+        api.get<unknown>('oauth/providers/', { ...quiet, signal }),
+        loadAuthSchemas(),
+      ]);
+      return ZOAuthProvider.array().parse(answer);
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 404) return [];
+      throw error;
+    }
+  },
+  staleTime: Infinity,
+  retry: false,
+});
 
 /** Where a provider's button leads: the server starts the authorization-code flow there. */
 export const oauthStartUrl = (provider: string, next?: string | null) =>
@@ -113,10 +112,8 @@ export const sendCode = (target: { ephemeralToken: string } | { purpose: TOtpPur
 export const logoutCall = (refresh: string) => api.post<void>('users/logout/', { refresh }, quiet);
 
 /** PATCH users/{id}/ with the browser's time zone, for an account that never told one. */
-export async function saveDetectedTimeZone(userId: number, timeZone: string): Promise<void> {
-  await api.patch<unknown>(`users/${userId}/`, { time_zone: timeZone }, quiet);
-  queryClient.setQueryData<TMe>(meQueryKey, (old) => (old ? { ...old, time_zone: timeZone } : old));
-}
+export const saveTimeZone = (userId: number, timeZone: string) =>
+  api.patch<unknown>(`users/${userId}/`, { time_zone: timeZone }, quiet);
 
 export const requestPasswordReset = (email: string) => api.post<unknown>('users/password_reset/', { email }, quiet);
 export const validateResetToken = (token: string, email: string) =>

@@ -6,11 +6,10 @@ import { useTranslation } from 'react-i18next';
 import { paths, type TLogin, type TTokenPair } from '@stageline/shared';
 import { formError } from '../../../shared/lib/form-errors';
 import { isTokens, login, unverifiedEmailToken } from '../api';
-import { OAuthButtons } from '../components/oauth-buttons';
 import { authSchemas, loadAuthSchemas } from '../lib/auth-schemas';
 import { takePrerenderedLogin } from '../lib/prerendered-login';
 import { sanitizeNext } from '../session/next-path';
-import { signIn, useSession } from '../session/session';
+import { useAccessToken } from '../session/access';
 
 /**
  * The code step, shown after a sign-in that needs one: fetched when the form is sent, not with the
@@ -18,6 +17,10 @@ import { signIn, useSession } from '../session/session';
  */
 const loadOtpStep = () => import('../components/otp-step');
 const OtpStep = lazy(async () => ({ default: (await loadOtpStep()).OtpStep }));
+/** The OAuth buttons read their providers through TanStack Query: they arrive after the first render. */
+const OAuthButtons = lazy(async () => ({ default: (await import('../components/oauth-buttons')).OAuthButtons }));
+/** Signing in fills the query cache (users/me/): fetched when the form is sent, with TanStack Query. */
+const loadSession = () => import('../session/session');
 
 type TCodeReason = 'two_factor' | 'verify' | 'locked';
 type TStep = { kind: 'form' } | { kind: 'code'; ephemeralToken: string; reason: TCodeReason; notice?: string };
@@ -34,12 +37,13 @@ export default function LoginScreen({ next: nextProp }: { next?: string } = {}) 
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const next = nextProp ?? sanitizeNext(params.get('next'));
-  const { status } = useSession();
-  const [alreadySignedIn] = useState(status !== 'anonymous');
+  // With a session already (its tokens are kept), the screen sends the user on.
+  const access = useAccessToken();
+  const [alreadySignedIn] = useState(access !== null);
   const [step, setStep] = useState<TStep>({ kind: 'form' });
 
   const finish = async (tokens: TTokenPair) => {
-    await signIn(tokens);
+    await (await loadSession()).signIn(tokens);
     await navigate(next ?? paths.app.dashboard(), { replace: true });
   };
 
@@ -131,6 +135,7 @@ function LoginForm({
   const submit = async (values: TLogin) => {
     setProblem(null);
     void loadOtpStep().catch(() => undefined);
+    void loadSession().catch(() => undefined);
     try {
       const { ZLogin } = await loadAuthSchemas();
       const answer = await login(ZLogin.parse(values));
@@ -222,7 +227,9 @@ function LoginForm({
         >
           {t('Log in')}
         </Button>
-        <OAuthButtons next={next} />
+        <Suspense fallback={null}>
+          <OAuthButtons next={next} />
+        </Suspense>
         <Text size="sm" ta="center">
           {t('No account yet?')}{' '}
           <Anchor component={Link} to={paths.register()} data-testid="login-register">
