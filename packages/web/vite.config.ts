@@ -446,6 +446,13 @@ function usedClosure(graph: Map<string, TModuleLinks>, roots: string[]): Set<str
  */
 const authRouteModules = ['src/app/layouts/auth-layout.tsx', 'src/features/auth/routes/login.tsx'];
 
+/** The other auth screens: what they share with the shell or the landing page is in `pages`. */
+const otherAuthRouteModules = [
+  'src/features/auth/routes/register.tsx',
+  'src/features/auth/routes/reset-password.tsx',
+  'src/features/auth/routes/oauth-return.tsx',
+];
+
 /**
  * The modules under packages/web/src whose static imports make up the first load of the landing page,
  * with the session guard of the public pages that act for a user (an invite link).
@@ -469,9 +476,9 @@ const switcherMenuModule = 'src/shared/ui/switcher-menu.tsx';
 /**
  * What /login fetches after its first render (docs/decisions.md, entry 118): the shared schemas with
  * zod, the config's check, the code step, the OAuth buttons, the session with TanStack Query. What
- * they need that the first load has not is two chunks, so these fetches do not pull in the shell's
- * chunks: `session`, what the shell or the landing page also use (the session and its keeper), and
- * `later`, what they do not (the code step, the schemas' module, the OAuth buttons).
+ * they need that the first load has not goes to `pages` when the shell, the landing page or another
+ * auth screen also use it (the session's hooks, the query client), else to `later` (the code step,
+ * the schemas' module, the OAuth buttons), so these fetches do not pull in the shell's chunks.
  */
 const loginLaterModules = [
   'src/features/auth/schemas.ts',
@@ -487,12 +494,13 @@ const loginLaterModules = [
  * entries 101 and 106), from what the entry, the auth screens, the `/app` shell and the landing
  * page use (`usedClosure`). What the entry uses, or /login and another kind of page, is the first
  * load of every page: `mantine-first` holds its Mantine parts, `first` the rest that no library group
- * takes (our api client, the switchers, the shared package's rules, the icons they draw). What the
- * shell and the landing page use and /login does not (the session's query, the avatar) is `pages`,
- * Mantine's parts and ours in one (entry 118). What only /login uses is `auth` and `mantine-auth`
- * (`@mantine/form`, the form's errors), what only the shell uses `shell` and `mantine-shell` (the
- * command palette, the live stream, the sidebar), what only the landing page uses `public` and
- * `mantine-public`: none loads another's. The rest of Mantine stays split by screens (so /login
+ * takes (our api client, the switchers, the shared package's rules, the icons they draw). What two of
+ * the shell, the landing page and the other auth screens use and /login does not (the session's
+ * hooks, the avatar, the query provider) is `pages`, Mantine's parts and ours in one; what /login
+ * fetches after its first render is `later` or `pages`, its menu `mantine-menu` (entry 118). What
+ * only /login uses is `auth` and `mantine-auth` (`@mantine/form`, the form's errors), what only the
+ * shell uses `shell` and `mantine-shell` (the command palette, the live stream, the sidebar), what
+ * only the landing page uses `public` and `mantine-public`: none loads another's. The rest of Mantine stays split by screens (so /login
  * does not load the date pickers), the rest of the shared package is `shared`, the other icons
  * `icons`. Without these groups rolldown would cut a chunk per set of importers, and the
  * `entriesAware` Mantine split merges parts under 20 kB into neighbours another screen needs. The
@@ -502,6 +510,7 @@ const loginLaterModules = [
 function firstLoadGroups() {
   const entryModule = path.resolve(webRoot, 'src/main.tsx');
   const authRoots = authRouteModules.map((file) => path.resolve(webRoot, file));
+  const otherAuthRoots = otherAuthRouteModules.map((file) => path.resolve(webRoot, file));
   const shellRoot = path.resolve(webRoot, shellRouteModule);
   const publicRoots = publicRouteModules.map((file) => path.resolve(webRoot, file));
   const menuRoot = path.resolve(webRoot, switcherMenuModule);
@@ -512,6 +521,7 @@ function firstLoadGroups() {
   let laterClosure = new Set<string>();
   let entryClosure = new Set<string>();
   let authClosure = new Set<string>();
+  let otherAuthClosure = new Set<string>();
   let shellClosure = new Set<string>();
   /**
    * Barrels imported dynamically (`import('@mantine/notifications')` for the toasts' container):
@@ -521,7 +531,8 @@ function firstLoadGroups() {
   let lazyBarrels = new Set<string>();
   const first = (id: string) =>
     entryClosure.has(id) || (authClosure.has(id) && (shellClosure.has(id) || publicClosure.has(id)));
-  const pagesOnly = (id: string) => shellClosure.has(id) && publicClosure.has(id) && !first(id);
+  const pagesOnly = (id: string) =>
+    !first(id) && [otherAuthClosure, shellClosure, publicClosure].filter((closure) => closure.has(id)).length > 1;
   const authOnly = (id: string) => authClosure.has(id) && !first(id);
   const shellOnly = (id: string) => shellClosure.has(id) && !first(id) && !authClosure.has(id) && !pagesOnly(id);
   const publicOnly = (id: string) =>
@@ -543,6 +554,7 @@ function firstLoadGroups() {
       const graph = await readImportGraph(this);
       entryClosure = usedClosure(graph, [entryModule]);
       authClosure = usedClosure(graph, authRoots);
+      otherAuthClosure = usedClosure(graph, otherAuthRoots);
       shellClosure = usedClosure(graph, [shellRoot]);
       publicClosure = usedClosure(graph, publicRoots);
       menuClosure = usedClosure(graph, [menuRoot]);
@@ -556,20 +568,20 @@ function firstLoadGroups() {
   // leave what their modules import where it is (libraries' chunks), or they would pull them out.
   const groups = [
     {
+      // With the few small parts of the switchers' menu that the other auth screens, the public pages
+      // or what /login loads later also use (a safe context, a merged ref), so that those do not load
+      // the whole menu for them.
       name: 'mantine-first',
-      test: (id: string) => mantine.test.test(id) && first(id),
-      priority: mantine.priority + 10,
+      test: (id: string) =>
+        mantine.test.test(id) &&
+        (first(id) ||
+          (menuClosure.has(id) && (otherAuthClosure.has(id) || publicClosure.has(id) || laterClosure.has(id)))),
+      priority: mantine.priority + 11,
     },
     {
       name: 'mantine-menu',
       test: (id: string) => mantine.test.test(id) && menuClosure.has(id) && !first(id),
       priority: mantine.priority + 9,
-    },
-    {
-      name: 'session',
-      test: (id: string) => laterOnly(id) && (shellClosure.has(id) || publicClosure.has(id)),
-      priority: mantine.priority + 8,
-      includeDependenciesRecursively: false,
     },
     {
       name: 'later',
@@ -578,8 +590,11 @@ function firstLoadGroups() {
       includeDependenciesRecursively: false,
     },
     {
+      // With the session (its hooks and the query client), which /login loads after its first render.
       name: 'pages',
-      test: (id: string) => (mantine.test.test(id) || ours(id)) && pagesOnly(id),
+      test: (id: string) =>
+        (mantine.test.test(id) || ours(id)) &&
+        (pagesOnly(id) || (laterOnly(id) && (shellClosure.has(id) || publicClosure.has(id)))),
       priority: mantine.priority + 6,
       includeDependenciesRecursively: false,
     },
