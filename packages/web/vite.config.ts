@@ -604,6 +604,21 @@ function firstLoadGroups() {
       priority: mantine.priority + 5,
     },
     {
+      // What the other auth screens alone use of Mantine (a code block, a progress bar), so that they
+      // do not take it from chunks that screens of the shell share.
+      name: 'mantine-auth-screens',
+      test: (id: string) =>
+        mantine.test.test(id) &&
+        otherAuthClosure.has(id) &&
+        !first(id) &&
+        !authClosure.has(id) &&
+        !pagesOnly(id) &&
+        !laterClosure.has(id) &&
+        !menuClosure.has(id) &&
+        !shellClosure.has(id),
+      priority: mantine.priority + 5,
+    },
+    {
       name: 'mantine-shell',
       test: (id: string) => mantine.test.test(id) && shellOnly(id),
       priority: mantine.priority + 4,
