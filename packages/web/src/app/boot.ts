@@ -9,12 +9,13 @@ const unavailable = () =>
   useShellStore.getState().setPageError(i18n.t('Server Unavailable. Check your Internet connection or try later.'));
 
 /**
- * Checks the config with its shared schema once zod has arrived (`./public-config`, fetched at once,
- * beside the first render): an answer that is not a config (another server at that address) ends
- * with the same page error as an unreachable server, only after the first render instead of before
- * it (docs/decisions.md, entry 118).
+ * Checks what `boot` read against the config's shared schema (`./public-config`, with zod), called
+ * once the first render is under way: an answer that is not a config (another server at that
+ * address) ends with the same page error as an unreachable server, only after the first render
+ * instead of before it (docs/decisions.md, entry 118). Nothing to check after a failed boot (null).
  */
-async function checkConfig(answer: unknown): Promise<void> {
+export async function checkConfig(answer: unknown): Promise<void> {
+  if (answer === null) return;
   try {
     const { ZPublicConfig } = await import('./public-config');
     ZPublicConfig.parse(answer);
@@ -26,8 +27,8 @@ async function checkConfig(answer: unknown): Promise<void> {
 /**
  * Reads `/api/config/` before the first render: maintenance mode, the debug flag, and the public
  * URL to which a browser on another host is sent with the same path (docs/rules.md §API). An unreachable
- * server does not block the app; the page says so. The answer is checked against its schema beside
- * the first render (`checkConfig`), not before it, so that zod is not part of the first load.
+ * server does not block the app; the page says so. The answer is checked against its schema after
+ * the first render has started (`checkConfig`), not before it, so that zod is not part of the first load.
  */
 export async function boot(fetchImpl: typeof fetch = fetch): Promise<TPublicConfig | null> {
   let config: TPublicConfig;
@@ -37,9 +38,7 @@ export async function boot(fetchImpl: typeof fetch = fetch): Promise<TPublicConf
       useShellStore.getState().setMaintenance(true);
       return null;
     }
-    const answer: unknown = await response.json();
-    void checkConfig(answer);
-    config = answer as TPublicConfig;
+    config = (await response.json()) as TPublicConfig;
     if (config.publicUrl) {
       const target = new URL(config.publicUrl);
       if (target.host !== window.location.host) {
