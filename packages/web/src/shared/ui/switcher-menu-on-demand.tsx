@@ -1,4 +1,5 @@
 import { cloneElement, useEffect, useState, type MouseEvent } from 'react';
+import { whenIdle } from '../lib/when-idle';
 import type SwitcherMenu from './switcher-menu';
 import type { TSwitcherMenuProps } from './switcher-menu';
 
@@ -18,15 +19,6 @@ function loadMenu(): Promise<TMenu> {
   );
   return loading;
 }
-
-const whenIdle = (run: () => void) => {
-  if ('requestIdleCallback' in window) {
-    const handle = window.requestIdleCallback(run, { timeout: 2_000 });
-    return () => window.cancelIdleCallback(handle);
-  }
-  const timer = setTimeout(run, 200);
-  return () => clearTimeout(timer);
-};
 
 /**
  * A header switcher whose menu (Mantine's Menu with Floating UI, about 25 KB) is not part of the

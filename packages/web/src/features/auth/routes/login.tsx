@@ -5,6 +5,7 @@ import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { paths, type TLogin, type TTokenPair } from '@stageline/shared';
 import { formError } from '../../../shared/lib/form-errors';
+import { whenIdle } from '../../../shared/lib/when-idle';
 import { isTokens, login, unverifiedEmailToken } from '../api';
 import { authSchemas, loadAuthSchemas } from '../lib/auth-schemas';
 import { takePrerenderedLogin } from '../lib/prerendered-login';
@@ -122,15 +123,7 @@ function LoginForm({
   }, []);
 
   // Fetched when the browser is idle after the first render, so a press of the button rarely waits.
-  useEffect(() => {
-    const preload = () => void loadAuthSchemas().catch(() => undefined);
-    if (!('requestIdleCallback' in window)) {
-      const timer = setTimeout(preload, 200);
-      return () => clearTimeout(timer);
-    }
-    const handle = window.requestIdleCallback(preload, { timeout: 2_000 });
-    return () => window.cancelIdleCallback(handle);
-  }, []);
+  useEffect(() => whenIdle(() => void loadAuthSchemas().catch(() => undefined)), []);
 
   const submit = async (values: TLogin) => {
     setProblem(null);
