@@ -45,6 +45,13 @@ describe('the JS budget of the first screens (brotli, as transferred)', () => {
     expect(dates).toEqual([]);
   });
 
+  it('/login loads neither zod, TanStack Query nor Floating UI before its first render (entry 118)', () => {
+    const late = loads.login.files
+      .flatMap((file) => chunkSources(file))
+      .filter((source) => /node_modules[\\/](zod|@tanstack[\\/][^\\/]+|@floating-ui[\\/][^\\/]+)[\\/]/.test(source));
+    expect(late).toEqual([]);
+  });
+
   it("/login loads not the shell's command palette, and the shell not the sign-in forms (entry 106)", () => {
     const sources = (files: string[]) => files.flatMap((file) => chunkSources(file));
     expect(sources(loads.login.files).filter((source) => /@mantine[\\/]spotlight[\\/]/.test(source))).toEqual([]);

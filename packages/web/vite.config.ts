@@ -1,4 +1,5 @@
 // One file: Vite reads its build from here, and its plugins (prerendered pages, first-load chunk groups read from the module graph, English without identities, precompression) serve only this build.
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -145,8 +146,9 @@ const sharedModule = /[\\/]packages[\\/]shared[\\/]src[\\/](?!i18n|markdown)/;
 
 /**
  * How the libraries are grouped into chunks, so a screen needs a handful of requests rather than
- * eighty: what every page needs first in two chunks (React, the router, i18next and TanStack Query
- * together; zod); dayjs apart (the screens that show dates load it, and the app sets its locale once
+ * eighty: React, the router and i18next together (every page needs them first); TanStack Query and
+ * zod one chunk each (the shell and the landing page load them first, /login after its first render:
+ * docs/decisions.md, entry 118); dayjs apart (the screens that show dates load it, and the app sets its locale once
  * it arrives); the diagram editor's and the Markdown renderer's libraries apart, loaded by the
  * screens that draw them; Mantine split by the screens that share its parts, small parts merged into
  * their neighbours (so /login does not load the date pickers). What the first loads use of Mantine,
@@ -165,11 +167,16 @@ const chunkGroups = [
       'i18next',
       'react-i18next',
       'i18next-browser-languagedetector',
-      '@tanstack/query-core',
-      '@tanstack/react-query',
     ),
   },
-  { name: 'zod', test: inPackages('zod') },
+  { name: 'query', test: inPackages('@tanstack/query-core', '@tanstack/react-query') },
+  {
+    // With the shared package's zod setup (issues' messages as i18n keys), which only zod's users need.
+    name: 'zod',
+    test: new RegExp(`${inPackages('zod').source}|[\\\\/]packages[\\\\/]shared[\\\\/]src[\\\\/]validation\\.ts$`),
+    // Not what the setup imports (the limits): the first load has them.
+    includeDependenciesRecursively: false,
+  },
   { name: 'dayjs', test: inPackages('dayjs') },
   { name: 'flow', test: inPackages('@xyflow/*', 'd3-*', 'classcat') },
   {
@@ -275,6 +282,35 @@ function bindings(list: string): [string, string][] {
     });
 }
 
+const sideEffectsOfPackage = new Map<string, boolean | string[] | undefined>();
+
+/**
+ * Whether the package holding `id` declares it free of side effects (`"sideEffects": false`, or a
+ * list of patterns such as `["*.css"]` that `id` does not match), as the bundler reads it.
+ */
+function withoutSideEffects(id: string): boolean {
+  let dir = path.dirname(id);
+  while (!existsSync(path.join(dir, 'package.json'))) {
+    const parent = path.dirname(dir);
+    if (parent === dir) return false;
+    dir = parent;
+  }
+  const file = path.join(dir, 'package.json');
+  if (!sideEffectsOfPackage.has(file)) {
+    const declared = (JSON.parse(readFileSync(file, 'utf8')) as { sideEffects?: boolean | string[] }).sideEffects;
+    sideEffectsOfPackage.set(file, declared);
+  }
+  const declared = sideEffectsOfPackage.get(file);
+  if (declared === false) return true;
+  if (!Array.isArray(declared)) return false;
+  const name = path.basename(id);
+  return !declared.some((pattern) =>
+    new RegExp(`^${pattern.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*')}$`).test(
+      pattern.includes('/') ? path.relative(dir, id) : name,
+    ),
+  );
+}
+
 /**
  * Every module's static imports with the bindings taken from each, read from the transformed code
  * (plain ES module syntax by then). A link the patterns miss counts as taking everything, so the
@@ -305,6 +341,7 @@ async function readImportGraph(context: PluginContext): Promise<Map<string, TMod
     links.lazyBarrel = barrel && info.dynamicImporters.length > 0;
     const locals = new Map<string, { target: string; name: string }>();
     const taken = new Map<string, TWanted>();
+    const bareWithoutEffects = new Set<string>();
     for (const [statement, defaultName, rest] of code.matchAll(importPattern)) {
       if (statement.startsWith('import(')) continue;
       const target = await resolve(statement.match(/["']([^"']+)["']$/)![1]!);
@@ -313,6 +350,12 @@ async function readImportGraph(context: PluginContext): Promise<Map<string, TMod
       if (defaultName) wanted.add('default');
       if (rest?.startsWith('{')) for (const [from] of bindings(rest)) wanted.add(from);
       else if (rest || !defaultName) wanted = null;
+      // A bare import (`import './validation'` in the shared package's index) of a module without
+      // side effects: the bundler drops it, so it makes no one use the module.
+      if (!defaultName && !rest && withoutSideEffects(target)) {
+        bareWithoutEffects.add(target);
+        continue;
+      }
       // A namespace a barrel re-exports (`import * as index from …; export { index as icons }`, as
       // Tabler's icons do): counted only when someone takes the name it is exported under.
       if (barrel && rest?.startsWith('*')) {
@@ -337,7 +380,7 @@ async function readImportGraph(context: PluginContext): Promise<Map<string, TMod
     }
     for (const target of info.importedIds) {
       if (taken.has(target)) links.imports.set(target, taken.get(target)!);
-      else if (!reexported.has(target)) links.imports.set(target, null);
+      else if (!reexported.has(target) && !bareWithoutEffects.has(target)) links.imports.set(target, null);
     }
   }
   return graph;
@@ -396,31 +439,68 @@ function usedClosure(graph: Map<string, TModuleLinks>, roots: string[]): Set<str
   return new Set(wanted.keys());
 }
 
-/** The modules under packages/web/src whose static imports make up the first load of the auth screens. */
-const authRouteModules = [
-  'src/app/layouts/auth-layout.tsx',
-  'src/features/auth/routes/login.tsx',
+/**
+ * The modules under packages/web/src whose static imports make up the first load of /login. The other
+ * auth screens (registration, password reset, the OAuth return) are not in the groups: what they
+ * alone use travels with them, not on /login's first load (docs/decisions.md, entry 118).
+ */
+const authRouteModules = ['src/app/layouts/auth-layout.tsx', 'src/features/auth/routes/login.tsx'];
+
+/** The other auth screens: what they share with the shell or the landing page is in `pages`. */
+const otherAuthRouteModules = [
   'src/features/auth/routes/register.tsx',
   'src/features/auth/routes/reset-password.tsx',
   'src/features/auth/routes/oauth-return.tsx',
 ];
 
-/** The modules under packages/web/src whose static imports make up the first load of the landing page. */
-const publicRouteModules = ['src/app/layouts/public-layout.tsx', 'src/features/public/routes/landing.tsx'];
+/**
+ * The modules under packages/web/src whose static imports make up the first load of the landing page,
+ * with the session guard of the public pages that act for a user (an invite link).
+ */
+const publicRouteModules = [
+  'src/app/layouts/public-layout.tsx',
+  'src/features/public/routes/landing.tsx',
+  'src/features/auth/routes/session-guard.tsx',
+];
 
 /** The module under packages/web/src whose static imports make up the `/app` shell's first load. */
 const shellRouteModule = 'src/app/layouts/app-layout.tsx';
 
 /**
+ * The header switchers' menu, loaded after the first render (docs/decisions.md, entry 118): the
+ * Mantine parts it needs that no first load has (Menu, Popover, Floating UI) are one chunk,
+ * `mantine-menu`, so /login fetches them alone when idle, not with the shell's.
+ */
+const switcherMenuModule = 'src/shared/ui/switcher-menu.tsx';
+
+/**
+ * What /login fetches after its first render (docs/decisions.md, entry 118): the shared schemas with
+ * zod, the config's check, the code step, the OAuth buttons, the session with TanStack Query. What
+ * they need that the first load has not goes to `pages` when the shell, the landing page or another
+ * auth screen also use it (the session's hooks, the query client), else to `later` (the code step,
+ * the schemas' module, the OAuth buttons), so these fetches do not pull in the shell's chunks.
+ */
+const loginLaterModules = [
+  'src/features/auth/schemas.ts',
+  'src/app/public-config.ts',
+  'src/features/auth/components/otp-step.tsx',
+  'src/features/auth/components/oauth-buttons.tsx',
+  'src/features/auth/session/session.ts',
+  'src/features/auth/session/session-keeper.tsx',
+];
+
+/**
  * Groups that keep the first loads to a few requests and to what they use (docs/decisions.md,
  * entries 101 and 106), from what the entry, the auth screens, the `/app` shell and the landing
- * page use (`usedClosure`). What the entry uses, or two of the three pages' kinds, is the first load
- * of every page: `mantine-first` holds its Mantine parts, `first` the rest that no library group
- * takes (our api clients, form errors, the switchers, the shared package's rules and the schemas
- * they need, the icons they draw). What only the auth screens use is `auth` and `mantine-auth`
- * (`@mantine/form`, the code step), what only the shell uses `shell` and `mantine-shell` (the
- * command palette, the live stream, the sidebar), what only the landing page uses `public` and
- * `mantine-public`: none loads another's. The rest of Mantine stays split by screens (so /login
+ * page use (`usedClosure`). What the entry uses, or /login and another kind of page, is the first
+ * load of every page: `mantine-first` holds its Mantine parts, `first` the rest that no library group
+ * takes (our api client, the switchers, the shared package's rules, the icons they draw). What two of
+ * the shell, the landing page and the other auth screens use and /login does not (the session's
+ * hooks, the avatar, the query provider) is `pages`, Mantine's parts and ours in one; what /login
+ * fetches after its first render is `later` or `pages`, its menu `mantine-menu` (entry 118). What
+ * only /login uses is `auth` and `mantine-auth` (`@mantine/form`, the form's errors), what only the
+ * shell uses `shell` and `mantine-shell` (the command palette, the live stream, the sidebar), what
+ * only the landing page uses `public` and `mantine-public`: none loads another's. The rest of Mantine stays split by screens (so /login
  * does not load the date pickers), the rest of the shared package is `shared`, the other icons
  * `icons`. Without these groups rolldown would cut a chunk per set of importers, and the
  * `entriesAware` Mantine split merges parts under 20 kB into neighbours another screen needs. The
@@ -430,12 +510,18 @@ const shellRouteModule = 'src/app/layouts/app-layout.tsx';
 function firstLoadGroups() {
   const entryModule = path.resolve(webRoot, 'src/main.tsx');
   const authRoots = authRouteModules.map((file) => path.resolve(webRoot, file));
+  const otherAuthRoots = otherAuthRouteModules.map((file) => path.resolve(webRoot, file));
   const shellRoot = path.resolve(webRoot, shellRouteModule);
   const publicRoots = publicRouteModules.map((file) => path.resolve(webRoot, file));
-  const roots = new Set([entryModule, ...authRoots, shellRoot, ...publicRoots]);
+  const menuRoot = path.resolve(webRoot, switcherMenuModule);
+  const laterRoots = loginLaterModules.map((file) => path.resolve(webRoot, file));
+  const roots = new Set([entryModule, ...authRoots, shellRoot, ...publicRoots, menuRoot]);
   let publicClosure = new Set<string>();
+  let menuClosure = new Set<string>();
+  let laterClosure = new Set<string>();
   let entryClosure = new Set<string>();
   let authClosure = new Set<string>();
+  let otherAuthClosure = new Set<string>();
   let shellClosure = new Set<string>();
   /**
    * Barrels imported dynamically (`import('@mantine/notifications')` for the toasts' container):
@@ -444,14 +530,23 @@ function firstLoadGroups() {
    */
   let lazyBarrels = new Set<string>();
   const first = (id: string) =>
-    entryClosure.has(id) || [authClosure, shellClosure, publicClosure].filter((closure) => closure.has(id)).length > 1;
+    entryClosure.has(id) || (authClosure.has(id) && (shellClosure.has(id) || publicClosure.has(id)));
+  const pagesOnly = (id: string) =>
+    !first(id) && [otherAuthClosure, shellClosure, publicClosure].filter((closure) => closure.has(id)).length > 1;
   const authOnly = (id: string) => authClosure.has(id) && !first(id);
-  const shellOnly = (id: string) => shellClosure.has(id) && !first(id) && !authClosure.has(id);
+  const shellOnly = (id: string) => shellClosure.has(id) && !first(id) && !authClosure.has(id) && !pagesOnly(id);
   const publicOnly = (id: string) =>
     publicClosure.has(id) && !first(id) && !authClosure.has(id) && !shellClosure.has(id);
   const mantine = chunkGroups.find((group) => group.name === 'mantine')!;
   const library = (id: string) => chunkGroups.some((group) => group.test.test(id));
   const ours = (id: string) => !library(id) && !roots.has(id) && !lazyBarrels.has(id);
+  /** What /login fetches after its first render and neither its first load nor the switchers' menu has. */
+  const laterOnly = (id: string) =>
+    (mantine.test.test(id) || ours(id)) &&
+    laterClosure.has(id) &&
+    !entryClosure.has(id) &&
+    !authClosure.has(id) &&
+    !menuClosure.has(id);
   const plugin: Plugin = {
     name: 'stageline-first-load-groups',
     apply: 'build',
@@ -459,8 +554,11 @@ function firstLoadGroups() {
       const graph = await readImportGraph(this);
       entryClosure = usedClosure(graph, [entryModule]);
       authClosure = usedClosure(graph, authRoots);
+      otherAuthClosure = usedClosure(graph, otherAuthRoots);
       shellClosure = usedClosure(graph, [shellRoot]);
       publicClosure = usedClosure(graph, publicRoots);
+      menuClosure = usedClosure(graph, [menuRoot]);
+      laterClosure = usedClosure(graph, laterRoots);
       lazyBarrels = new Set([...graph].filter(([, links]) => links.lazyBarrel).map(([id]) => id));
     },
   };
@@ -469,21 +567,66 @@ function firstLoadGroups() {
   // `auth`, `shell` and `public` come before `shared` (which would take the rules they use) and
   // leave what their modules import where it is (libraries' chunks), or they would pull them out.
   const groups = [
-    { name: 'mantine-first', test: (id: string) => mantine.test.test(id) && first(id), priority: mantine.priority + 7 },
+    {
+      // With the few small parts of the switchers' menu that the other auth screens, the public pages
+      // or what /login loads later also use (a safe context, a merged ref), so that those do not load
+      // the whole menu for them.
+      name: 'mantine-first',
+      test: (id: string) =>
+        mantine.test.test(id) &&
+        (first(id) ||
+          (menuClosure.has(id) && (otherAuthClosure.has(id) || publicClosure.has(id) || laterClosure.has(id)))),
+      priority: mantine.priority + 11,
+    },
+    {
+      name: 'mantine-menu',
+      test: (id: string) => mantine.test.test(id) && menuClosure.has(id) && !first(id),
+      priority: mantine.priority + 9,
+    },
+    {
+      name: 'later',
+      test: (id: string) => laterOnly(id) && !shellClosure.has(id) && !publicClosure.has(id),
+      priority: mantine.priority + 7,
+      includeDependenciesRecursively: false,
+    },
+    {
+      // With the session (its hooks and the query client), which /login loads after its first render.
+      name: 'pages',
+      test: (id: string) =>
+        (mantine.test.test(id) || ours(id)) &&
+        (pagesOnly(id) || (laterOnly(id) && (shellClosure.has(id) || publicClosure.has(id)))),
+      priority: mantine.priority + 6,
+      includeDependenciesRecursively: false,
+    },
     {
       name: 'mantine-auth',
       test: (id: string) => mantine.test.test(id) && authOnly(id),
-      priority: mantine.priority + 6,
+      priority: mantine.priority + 5,
+    },
+    {
+      // What the other auth screens alone use of Mantine (a code block, a progress bar), so that they
+      // do not take it from chunks that screens of the shell share.
+      name: 'mantine-auth-screens',
+      test: (id: string) =>
+        mantine.test.test(id) &&
+        otherAuthClosure.has(id) &&
+        !first(id) &&
+        !authClosure.has(id) &&
+        !pagesOnly(id) &&
+        !laterClosure.has(id) &&
+        !menuClosure.has(id) &&
+        !shellClosure.has(id),
+      priority: mantine.priority + 5,
     },
     {
       name: 'mantine-shell',
       test: (id: string) => mantine.test.test(id) && shellOnly(id),
-      priority: mantine.priority + 5,
+      priority: mantine.priority + 4,
     },
     {
       name: 'mantine-public',
       test: (id: string) => mantine.test.test(id) && publicOnly(id),
-      priority: mantine.priority + 4,
+      priority: mantine.priority + 3,
     },
     { name: 'first', test: (id: string) => ours(id) && first(id), priority: 9, includeDependenciesRecursively: false },
     {
@@ -508,14 +651,16 @@ function firstLoadGroups() {
   /** Tabler's icons that no first load draws: one chunk for the screens, not one per icon. */
   const icons = {
     name: 'icons',
-    test: (id: string) => tablerIcons.test(id) && !first(id) && !authOnly(id) && !shellOnly(id) && !publicOnly(id),
+    test: (id: string) =>
+      tablerIcons.test(id) && !first(id) && !pagesOnly(id) && !authOnly(id) && !shellOnly(id) && !publicOnly(id),
     priority: 4,
     includeDependenciesRecursively: false,
   };
   /** The rest of the shared package (schemas and rules no first load uses): one chunk. */
   const shared = {
     name: 'shared',
-    test: (id: string) => sharedModule.test(id) && !first(id) && !authOnly(id) && !shellOnly(id) && !publicOnly(id),
+    test: (id: string) =>
+      sharedModule.test(id) && !first(id) && !pagesOnly(id) && !authOnly(id) && !shellOnly(id) && !publicOnly(id),
     priority: 5,
   };
   return { plugin, groups: [...groups, icons], shared };

@@ -6,7 +6,7 @@ import './app/accessibility.css';
 import { StrictMode, useEffect } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createBrowserRouter, RouterProvider } from 'react-router';
-import { boot } from './app/boot';
+import { boot, checkConfig } from './app/boot';
 import { Providers } from './app/providers';
 import { startPreloading } from './app/routing/preload';
 import { routes } from './app/routing/routes';
@@ -45,7 +45,9 @@ function MarkInteractive() {
   return null;
 }
 
-void Promise.all([boot(), routeReady(), i18nReady()]).finally(() => {
+const booted = boot();
+
+void Promise.all([booted, routeReady(), i18nReady()]).finally(() => {
   startPreloading(routes, (listener) => {
     let last = router.state.location.pathname;
     return router.subscribe((state) => {
@@ -62,4 +64,6 @@ void Promise.all([boot(), routeReady(), i18nReady()]).finally(() => {
       </Providers>
     </StrictMode>,
   );
+  // The config's check with zod, once the first render is under way (docs/decisions.md, entry 118).
+  void booted.then(checkConfig, () => undefined);
 });

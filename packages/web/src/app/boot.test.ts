@@ -1,7 +1,7 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { initI18n } from '../shared/i18n';
 import { useShellStore } from '../shared/lib/shell-store';
-import { boot } from './boot';
+import { boot, checkConfig } from './boot';
 
 const config = (overrides: Record<string, unknown> = {}) => ({
   version: '1.0.0',
@@ -75,6 +75,18 @@ describe('boot', () => {
   it('shows a page error when the answer is not a config', async () => {
     await boot(fetchReturning(() => new Response('<html>proxy error</html>', { status: 500 })));
     expect(useShellStore.getState().pageError).toBe('Server Unavailable. Check your Internet connection or try later.');
+  });
+
+  it('shows a page error, once zod has checked it, when a JSON answer is not a config', async () => {
+    const answer = await boot(fetchReturning(() => json(200, { hello: 'proxy' })));
+    expect(useShellStore.getState().pageError).toBeNull();
+    await checkConfig(answer);
+    expect(useShellStore.getState().pageError).toBe('Server Unavailable. Check your Internet connection or try later.');
+  });
+
+  it('leaves a config that passes its schema alone', async () => {
+    await checkConfig(await boot(fetchReturning(() => json(200, config()))));
+    expect(useShellStore.getState().pageError).toBeNull();
   });
 
   it('sends a browser on another host to the public URL with the same path, query and hash', async () => {

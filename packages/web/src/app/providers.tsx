@@ -1,10 +1,8 @@
 import { localStorageColorSchemeManager, MantineProvider, mergeThemeOverrides } from '@mantine/core';
 import { DatesProvider } from '@mantine/dates';
-import { QueryClientProvider } from '@tanstack/react-query';
 import { lazy, Suspense, useMemo, type ReactNode } from 'react';
 import { I18nextProvider, useTranslation } from 'react-i18next';
 import { ClientConstants, resolveLanguage, StorageKeys, weekStart } from '@stageline/shared';
-import { queryClient } from '../shared/api/query-client';
 import { i18n } from '../shared/i18n';
 import { cssVariablesResolver, theme } from './theme';
 
@@ -52,7 +50,11 @@ function LocalizedMantine({ children }: { children: ReactNode }) {
   );
 }
 
-/** Theme (light, dark, system), translations, dates, toasts and the query cache for the whole app. */
+/**
+ * Theme (light, dark, system), translations, dates and toasts for the whole app. The query cache's
+ * provider is not here but on the screens that read queries (`QueryProvider`), so /login's first
+ * load carries no TanStack Query (docs/decisions.md, entry 118).
+ */
 export function Providers({ children }: { children: ReactNode }) {
   return (
     <I18nextProvider i18n={i18n}>
@@ -65,7 +67,7 @@ export function Providers({ children }: { children: ReactNode }) {
               transitionDuration={ClientConstants.toastTransitionMs}
             />
           </Suspense>
-          <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
+          {children}
         </LocalizedDates>
       </LocalizedMantine>
     </I18nextProvider>

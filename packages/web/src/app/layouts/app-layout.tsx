@@ -37,6 +37,7 @@ import { useShellStore } from '../../shared/lib/shell-store';
 import { Logo } from '../../shared/ui/logo';
 import { Breadcrumbs } from './breadcrumbs';
 import { HeaderTools } from './header-tools';
+import { QueryProvider } from '../../shared/api/query-provider';
 import classes from './layouts.module.css';
 
 const navigation = [
@@ -50,9 +51,11 @@ const navigation = [
 /** The signed-in area (`/app`): only for a session; others go to /login?next=<this page>. */
 export function AppLayout() {
   return (
-    <RequireSession>
-      <AppShellLayout />
-    </RequireSession>
+    <QueryProvider>
+      <RequireSession>
+        <AppShellLayout />
+      </RequireSession>
+    </QueryProvider>
   );
 }
 

@@ -5,6 +5,7 @@ import { paths } from '@stageline/shared';
 import { UserAvatar, useSession } from '../../features/auth';
 import { Logo } from '../../shared/ui/logo';
 import { HeaderTools } from './header-tools';
+import { QueryProvider } from '../../shared/api/query-provider';
 import classes from './layouts.module.css';
 
 /** Log in and Register for visitors; for a signed-in user, the way back into the app. */
@@ -49,8 +50,8 @@ export function PublicCardPage() {
   );
 }
 
-/** The public pages: landing, docs, versions, invite and e-mail confirmation screens. */
-export function PublicLayout() {
+/** The header, the page and the footer of the public pages. */
+function PublicPages() {
   const { t } = useTranslation();
   return (
     <Box className={classes.public}>
@@ -85,5 +86,14 @@ export function PublicLayout() {
         </Container>
       </footer>
     </Box>
+  );
+}
+
+/** The public pages: landing, docs, versions, invite and e-mail confirmation screens. */
+export function PublicLayout() {
+  return (
+    <QueryProvider>
+      <PublicPages />
+    </QueryProvider>
   );
 }

@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { Suspense, useEffect } from 'react';
 import { Outlet, ScrollRestoration, useNavigate } from 'react-router';
 import { loginPath, SessionKeeper } from '../../features/auth';
 import { onForcedLogout } from '../../shared/api';
@@ -30,7 +30,9 @@ export function RootLayout() {
   if (fatalError) return <FatalErrorScreen message={fatalError} />;
   return (
     <>
-      <SessionKeeper />
+      <Suspense fallback={null}>
+        <SessionKeeper />
+      </Suspense>
       <Outlet />
       {loadingLabel ? <FullScreenLoader label={loadingLabel} /> : null}
       <ScrollRestoration />

@@ -1,7 +1,6 @@
 import type { ComponentType } from 'react';
 import { Navigate, type RouteObject } from 'react-router';
 import { ClientConstants, paths } from '@stageline/shared';
-import { RequireSession } from '../../features/auth';
 import { RootLayout } from '../layouts/root-layout';
 import { NotFoundScreen } from '../screens/not-found-screen';
 import { BootLoader } from '../screens/boot-loader';
@@ -63,7 +62,8 @@ export const routes: RouteObject[] = [
               },
               {
                 // Accepting a link and confirming an e-mail act for a user: they require a session.
-                element: <RequireSession />,
+                // A lazy route: the guard reads users/me/ through TanStack Query, not on the first load.
+                lazy: lazyScreen(() => import('../../features/auth/routes/session-guard')),
                 children: [
                   { path: 'i/:token', lazy: lazyScreen(() => import('../../features/workspaces/routes/invite-link')) },
                   { path: 'p/:token', lazy: lazyScreen(() => import('../../features/workspaces/routes/user-link')) },

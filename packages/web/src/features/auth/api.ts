@@ -1,28 +1,21 @@
-import { queryOptions } from '@tanstack/react-query';
 import type { z } from 'zod';
-import {
-  ZEmailConfirmed,
-  ZEphemeral,
-  ZLoginResult,
-  ZMe,
-  ZOAuthLinkStart,
-  ZOAuthLoginResult,
-  ZOAuthProvider,
-  ZTokens,
-  type TLogin,
-  type TMe,
-  type TOAuthLoginResult,
-  type TOAuthProvider,
-  type TRegister,
-  type TTokenPair,
-  type ZOtpPurpose,
+import type {
+  TLogin,
+  TMe,
+  TOAuthLoginResult,
+  TOAuthProvider,
+  TRegister,
+  TTokenPair,
+  ZOtpPurpose,
 } from '@stageline/shared';
 import { api, ApiError } from '../../shared/api';
-import { queryClient } from '../../shared/api/query-client';
+import { loadAuthSchemas, type TAuthSchemas } from './lib/auth-schemas';
 
 /**
  * The calls of accounts and sign-in (docs/rules.md §API). Sign-in calls are `anonymous` (no bearer, and
  * a 401 means wrong credentials, not a lost session) and `silent`: the screens show their errors.
+ * Answers are checked with the shared schemas, fetched beside the call the first time (not part of
+ * /login's first load: docs/decisions.md, entry 118).
  */
 type TOtpPurpose = z.infer<typeof ZOtpPurpose>;
 
@@ -30,29 +23,37 @@ const quiet = { anonymous: true, silent: true } as const;
 
 export const meQueryKey = ['users', 'me'] as const;
 
-/** GET users/me/: the signed-in user, the root of the session. */
-export const meQueryOptions = () =>
-  queryOptions({
-    queryKey: meQueryKey,
-    queryFn: async ({ signal }) => ZMe.parse(await api.get<unknown>('users/me/', { signal })),
-    staleTime: 60_000,
-  });
+/**
+ * GET users/me/: the signed-in user, the root of the session. Query options as a plain object (no
+ * `queryOptions` helper): this module is on /login's first load, TanStack Query is not (entry 118).
+ */
+export const meQueryOptions = () => ({
+  queryKey: meQueryKey,
+  queryFn: async ({ signal }: { signal: AbortSignal }): Promise<TMe> => {
+    const [answer, { ZMe }] = await Promise.all([api.get<unknown>('users/me/', { signal }), loadAuthSchemas()]);
+    return ZMe.parse(answer);
+  },
+  staleTime: 60_000,
+});
 
 /** GET oauth/providers/: the configured providers; none when the server has no such call (404). */
-export const oauthProvidersQueryOptions = () =>
-  queryOptions({
-    queryKey: ['oauth', 'providers'],
-    queryFn: async ({ signal }): Promise<TOAuthProvider[]> => {
-      try {
-        return ZOAuthProvider.array().parse(await api.get<unknown>('oauth/providers/', { ...quiet, signal }));
-      } catch (error) {
-        if (error instanceof ApiError && error.status === 404) return [];
-        throw error;
-      }
-    },
-    staleTime: Infinity,
-    retry: false,
-  });
+export const oauthProvidersQueryOptions = () => ({
+  queryKey: ['oauth', 'providers'] as const,
+  queryFn: async ({ signal }: { signal: AbortSignal }): Promise<TOAuthProvider[]> => {
+    try {
+      const [answer, { ZOAuthProvider }] = await Promise.all([
+        api.get<unknown>('oauth/providers/', { ...quiet, signal }),
+        loadAuthSchemas(),
+      ]);
+      return ZOAuthProvider.array().parse(answer);
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 404) return [];
+      throw error;
+    }
+  },
+  staleTime: Infinity,
+  retry: false,
+});
 
 /** Where a provider's button leads: the server starts the authorization-code flow there. */
 export const oauthStartUrl = (provider: string, next?: string | null) =>
@@ -71,9 +72,10 @@ export function finishOAuth(provider: string, callback: TOAuthCallback): Promise
   const key = `${provider} ${callback.code}`;
   let call = oauthFinishing.get(key);
   if (!call) {
-    call = api
-      .get<unknown>(`oauth/login/${encodeURIComponent(provider)}/`, { ...quiet, query: callback })
-      .then((answer) => ZOAuthLoginResult.parse(answer));
+    call = Promise.all([
+      api.get<unknown>(`oauth/login/${encodeURIComponent(provider)}/`, { ...quiet, query: callback }),
+      loadAuthSchemas(),
+    ]).then(([answer, { ZOAuthLoginResult }]) => ZOAuthLoginResult.parse(answer));
     oauthFinishing.set(key, call);
   }
   return call;
@@ -81,19 +83,26 @@ export function finishOAuth(provider: string, callback: TOAuthCallback): Promise
 
 /** POST oauth/link/{provider}/: the provider URL that links an account to the signed-in user. */
 export const startOAuthLink = (provider: string) =>
-  api
-    .post<unknown>(`oauth/link/${encodeURIComponent(provider)}/`, undefined, { silent: true })
-    .then((answer) => ZOAuthLinkStart.parse(answer));
+  Promise.all([
+    api.post<unknown>(`oauth/link/${encodeURIComponent(provider)}/`, undefined, { silent: true }),
+    loadAuthSchemas(),
+  ]).then(([answer, { ZOAuthLinkStart }]) => ZOAuthLinkStart.parse(answer));
 
 export const isTokens = (answer: unknown): answer is TTokenPair =>
   typeof (answer as Partial<TTokenPair> | null)?.access === 'string' &&
   typeof (answer as Partial<TTokenPair> | null)?.refresh === 'string';
 
-export const login = async (body: TLogin) => ZLoginResult.parse(await api.post<unknown>('users/login/', body, quiet));
-export const register = async (body: TRegister) =>
-  ZEphemeral.parse(await api.post<unknown>('users/register/', body, quiet));
-export const checkCode = async (code: string, ephemeralToken: string) =>
-  ZTokens.parse(await api.post<unknown>('otp/check/', { code, ephemeral_token: ephemeralToken }, quiet));
+/** A call's answer checked with one of the auth schemas, the schemas fetched beside the call. */
+async function checked<T>(call: Promise<unknown>, schema: (schemas: TAuthSchemas) => { parse: (data: unknown) => T }) {
+  const [answer, schemas] = await Promise.all([call, loadAuthSchemas()]);
+  return schema(schemas).parse(answer);
+}
+
+export const login = (body: TLogin) => checked(api.post<unknown>('users/login/', body, quiet), (s) => s.ZLoginResult);
+export const register = (body: TRegister) =>
+  checked(api.post<unknown>('users/register/', body, quiet), (s) => s.ZEphemeral);
+export const checkCode = (code: string, ephemeralToken: string) =>
+  checked(api.post<unknown>('otp/check/', { code, ephemeral_token: ephemeralToken }, quiet), (s) => s.ZTokens);
 /** POST otp/send/: with an ephemeral token before sign-in, or signed in with a purpose. */
 export const sendCode = (target: { ephemeralToken: string } | { purpose: TOtpPurpose }) =>
   'ephemeralToken' in target
@@ -103,18 +112,16 @@ export const sendCode = (target: { ephemeralToken: string } | { purpose: TOtpPur
 export const logoutCall = (refresh: string) => api.post<void>('users/logout/', { refresh }, quiet);
 
 /** PATCH users/{id}/ with the browser's time zone, for an account that never told one. */
-export async function saveDetectedTimeZone(userId: number, timeZone: string): Promise<void> {
-  await api.patch<unknown>(`users/${userId}/`, { time_zone: timeZone }, quiet);
-  queryClient.setQueryData<TMe>(meQueryKey, (old) => (old ? { ...old, time_zone: timeZone } : old));
-}
+export const saveTimeZone = (userId: number, timeZone: string) =>
+  api.patch<unknown>(`users/${userId}/`, { time_zone: timeZone }, quiet);
 
 export const requestPasswordReset = (email: string) => api.post<unknown>('users/password_reset/', { email }, quiet);
 export const validateResetToken = (token: string, email: string) =>
   api.post<unknown>('users/password_reset/validate_token/', { token, email }, quiet);
 export const confirmPasswordReset = (body: { token: string; email: string; password: string }) =>
   api.post<unknown>('users/password_reset/confirm/', body, quiet);
-export const confirmEmailChange = async (token: string) =>
-  ZEmailConfirmed.parse(await api.post<unknown>('users/me/email/confirm/', { token }, { silent: true }));
+export const confirmEmailChange = (token: string) =>
+  checked(api.post<unknown>('users/me/email/confirm/', { token }, { silent: true }), (s) => s.ZEmailConfirmed);
 
 /**
  * The ephemeral token of a 403 `email_not_verified` login answer (`ZEmailNotVerified`; a new code

@@ -1,5 +1,12 @@
 import { ApiError } from '../api/client';
-import { fieldErrors } from './zod-resolver';
+
+/**
+ * Server field errors (`{"field": ["message"]}`, already translated) in Mantine's shape. Here, not
+ * beside the zod resolver, so a form that shows a server's errors does not load zod for it.
+ */
+export function fieldErrors(fields: Record<string, string[]> | undefined): Record<string, string> {
+  return Object.fromEntries(Object.entries(fields ?? {}).map(([field, messages]) => [field, messages.join(' ')]));
+}
 
 /** Statuses the transport has already told the user about with a toast (slow, unavailable). */
 const toastedByTransport = new Set([0, 408, 502, 503, 504]);

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ZLogin, ZRegister } from '@stageline/shared';
-import { fieldErrors, zodResolver } from './zod-resolver';
+import { fieldErrors } from './form-errors';
+import { zodResolver } from './zod-resolver';
 
 /** A translator that shows what it was asked: the key and its parameters. */
 const t = (key: string, params?: Record<string, unknown>) =>

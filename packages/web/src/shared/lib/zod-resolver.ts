@@ -30,8 +30,3 @@ export function issueOf(schema: z.ZodType, value: unknown, t: TTranslate): strin
   const issue = result.success ? undefined : result.error.issues[0];
   return issue ? t(issue.message, issueParams(issue as { minimum?: unknown; maximum?: unknown })) : null;
 }
-
-/** Server field errors (`{"field": ["message"]}`, already translated) in Mantine's shape. */
-export function fieldErrors(fields: Record<string, string[]> | undefined): Record<string, string> {
-  return Object.fromEntries(Object.entries(fields ?? {}).map(([field, messages]) => [field, messages.join(' ')]));
-}

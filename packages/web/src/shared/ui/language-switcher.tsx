@@ -1,7 +1,8 @@
-import { Button, Menu } from '@mantine/core';
+import { Button } from '@mantine/core';
 import { IconLanguage } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Languages, resolveLanguage, type TLanguage } from '@stageline/shared';
+import { SwitcherMenuOnDemand } from './switcher-menu-on-demand';
 
 const names: Record<TLanguage, string> = { en: 'English', ru: 'Русский' };
 
@@ -10,8 +11,8 @@ export function LanguageSwitcher({ onChange }: { onChange?: (language: TLanguage
   const { t, i18n } = useTranslation();
   const current = resolveLanguage(i18n.resolvedLanguage);
   return (
-    <Menu position="bottom-end" withinPortal>
-      <Menu.Target>
+    <SwitcherMenuOnDemand
+      target={
         <Button
           variant="default"
           leftSection={<IconLanguage size={16} />}
@@ -21,24 +22,19 @@ export function LanguageSwitcher({ onChange }: { onChange?: (language: TLanguage
         >
           {current.toUpperCase()}
         </Button>
-      </Menu.Target>
-      <Menu.Dropdown>
-        <Menu.Label>{t('Language')}</Menu.Label>
-        {Languages.map((language) => (
-          <Menu.Item
-            key={language}
-            lang={language}
-            fw={language === current ? 700 : undefined}
-            data-testid={`language-${language}`}
-            onClick={() => {
-              void i18n.changeLanguage(language);
-              onChange?.(language);
-            }}
-          >
-            {t(names[language])}
-          </Menu.Item>
-        ))}
-      </Menu.Dropdown>
-    </Menu>
+      }
+      label={t('Language')}
+      choices={Languages.map((language) => ({
+        key: language,
+        label: t(names[language]),
+        current: language === current,
+        testId: `language-${language}`,
+        attributes: { lang: language },
+        onSelect: () => {
+          void i18n.changeLanguage(language);
+          onChange?.(language);
+        },
+      }))}
+    />
   );
 }

@@ -1,6 +1,7 @@
-import { ActionIcon, Menu, useMantineColorScheme, type MantineColorScheme } from '@mantine/core';
+import { ActionIcon, useMantineColorScheme, type MantineColorScheme } from '@mantine/core';
 import { IconDeviceDesktop, IconMoon, IconSun } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
+import { SwitcherMenuOnDemand } from './switcher-menu-on-demand';
 
 const options: { value: MantineColorScheme; label: string; Icon: typeof IconSun }[] = [
   { value: 'light', label: 'Light', Icon: IconSun },
@@ -14,27 +15,22 @@ export function ThemeSwitcher() {
   const { colorScheme, setColorScheme } = useMantineColorScheme();
   const current = options.find((o) => o.value === colorScheme) ?? options[2]!;
   return (
-    <Menu position="bottom-end" withinPortal>
-      <Menu.Target>
+    <SwitcherMenuOnDemand
+      target={
         <ActionIcon variant="default" size="lg" aria-label={t('Theme')} data-testid="theme-switcher">
           <current.Icon size={18} stroke={1.6} />
         </ActionIcon>
-      </Menu.Target>
-      <Menu.Dropdown>
-        <Menu.Label>{t('Theme')}</Menu.Label>
-        {options.map(({ value, label, Icon }) => (
-          <Menu.Item
-            key={value}
-            leftSection={<Icon size={16} />}
-            onClick={() => setColorScheme(value)}
-            data-active={value === colorScheme || undefined}
-            data-testid={`theme-${value}`}
-            fw={value === colorScheme ? 700 : undefined}
-          >
-            {t(label)}
-          </Menu.Item>
-        ))}
-      </Menu.Dropdown>
-    </Menu>
+      }
+      label={t('Theme')}
+      choices={options.map(({ value, label, Icon }) => ({
+        key: value,
+        label: t(label),
+        current: value === colorScheme,
+        testId: `theme-${value}`,
+        leftSection: <Icon size={16} />,
+        attributes: { 'data-active': value === colorScheme || undefined },
+        onSelect: () => setColorScheme(value),
+      }))}
+    />
   );
 }

@@ -1,12 +1,14 @@
 import { Button, Divider, Stack } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { queryClient } from '../../../shared/api/query-client';
 import { oauthProvidersQueryOptions, oauthStartUrl } from '../api';
 
 /** A button per configured OAuth provider (GET oauth/providers/); nothing when there are none. */
 export function OAuthButtons({ next }: { next?: string | null }) {
   const { t } = useTranslation();
-  const { data: providers = [] } = useQuery(oauthProvidersQueryOptions());
+  // The app's client, given here: the auth screens have no query provider.
+  const { data: providers = [] } = useQuery(oauthProvidersQueryOptions(), queryClient);
   if (providers.length === 0) return null;
   return (
     <Stack gap="xs" data-testid="oauth-buttons">

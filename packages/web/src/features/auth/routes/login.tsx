@@ -1,17 +1,27 @@
 import { Alert, Anchor, Button, Group, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { useLayoutEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useLayoutEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { paths, ZLogin, type TLogin, type TTokenPair } from '@stageline/shared';
+import { paths, type TLogin, type TTokenPair } from '@stageline/shared';
 import { formError } from '../../../shared/lib/form-errors';
-import { zodResolver } from '../../../shared/lib/zod-resolver';
+import { whenIdle } from '../../../shared/lib/when-idle';
 import { isTokens, login, unverifiedEmailToken } from '../api';
-import { OAuthButtons } from '../components/oauth-buttons';
-import { OtpStep } from '../components/otp-step';
+import { authSchemas, loadAuthSchemas } from '../lib/auth-schemas';
 import { takePrerenderedLogin } from '../lib/prerendered-login';
 import { sanitizeNext } from '../session/next-path';
-import { signIn, useSession } from '../session/session';
+import { useAccessToken } from '../session/access';
+
+/**
+ * The code step, shown after a sign-in that needs one: fetched when the form is sent, not with the
+ * form (docs/decisions.md, entry 118).
+ */
+const loadOtpStep = () => import('../components/otp-step');
+const OtpStep = lazy(async () => ({ default: (await loadOtpStep()).OtpStep }));
+/** The OAuth buttons read their providers through TanStack Query: they arrive after the first render. */
+const OAuthButtons = lazy(async () => ({ default: (await import('../components/oauth-buttons')).OAuthButtons }));
+/** Signing in fills the query cache (users/me/): fetched when the form is sent, with TanStack Query. */
+const loadSession = () => import('../session/session');
 
 type TCodeReason = 'two_factor' | 'verify' | 'locked';
 type TStep = { kind: 'form' } | { kind: 'code'; ephemeralToken: string; reason: TCodeReason; notice?: string };
@@ -28,12 +38,13 @@ export default function LoginScreen({ next: nextProp }: { next?: string } = {}) 
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const next = nextProp ?? sanitizeNext(params.get('next'));
-  const { status } = useSession();
-  const [alreadySignedIn] = useState(status !== 'anonymous');
+  // With a session already (its tokens are kept), the screen sends the user on.
+  const access = useAccessToken();
+  const [alreadySignedIn] = useState(access !== null);
   const [step, setStep] = useState<TStep>({ kind: 'form' });
 
   const finish = async (tokens: TTokenPair) => {
-    await signIn(tokens);
+    await (await loadSession()).signIn(tokens);
     await navigate(next ?? paths.app.dashboard(), { replace: true });
   };
 
@@ -41,20 +52,22 @@ export default function LoginScreen({ next: nextProp }: { next?: string } = {}) 
 
   if (step.kind === 'code') {
     return (
-      <OtpStep
-        ephemeralToken={step.ephemeralToken}
-        title={
-          step.reason === 'verify'
-            ? t('Confirm your e-mail')
-            : step.reason === 'locked'
-              ? t('Finish signing in')
-              : t('Two-factor authentication')
-        }
-        notice={step.notice}
-        canResend={step.reason !== 'locked'}
-        onVerified={finish}
-        onBack={() => setStep({ kind: 'form' })}
-      />
+      <Suspense fallback={null}>
+        <OtpStep
+          ephemeralToken={step.ephemeralToken}
+          title={
+            step.reason === 'verify'
+              ? t('Confirm your e-mail')
+              : step.reason === 'locked'
+                ? t('Finish signing in')
+                : t('Two-factor authentication')
+          }
+          notice={step.notice}
+          canResend={step.reason !== 'locked'}
+          onVerified={finish}
+          onBack={() => setStep({ kind: 'form' })}
+        />
+      </Suspense>
     );
   }
   return (
@@ -77,9 +90,13 @@ function LoginForm({
 }) {
   const { t } = useTranslation();
   const [problem, setProblem] = useState<TProblem | null>(null);
+  // The shared schema checks the form; it arrives after the first render (`send` waits for it).
   const form = useForm<TLogin>({
     initialValues: { username: '', password: '' },
-    validate: zodResolver<TLogin>(ZLogin, t),
+    validate: (values) => {
+      const schemas = authSchemas();
+      return schemas ? schemas.zodResolver<TLogin>(schemas.ZLogin, t)(values) : {};
+    },
   });
   const usernameInput = useRef<HTMLInputElement>(null);
   const passwordInput = useRef<HTMLInputElement>(null);
@@ -105,9 +122,15 @@ function LoginForm({
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
+  // Fetched when the browser is idle after the first render, so a press of the button rarely waits.
+  useEffect(() => whenIdle(() => void loadAuthSchemas().catch(() => undefined)), []);
+
   const submit = async (values: TLogin) => {
     setProblem(null);
+    void loadOtpStep().catch(() => undefined);
+    void loadSession().catch(() => undefined);
     try {
+      const { ZLogin } = await loadAuthSchemas();
       const answer = await login(ZLogin.parse(values));
       if (isTokens(answer)) await onTokens(answer);
       // With a `detail`, the account had too many failed sign-ins: the server says what to do.
@@ -124,8 +147,17 @@ function LoginForm({
     }
   };
 
+  const send = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    // Validation needs the schemas: once they are here, the form checks and sends as Mantine's does.
+    void loadAuthSchemas().then(
+      () => form.onSubmit((values) => submit(values))(),
+      (error: unknown) => setProblem({ kind: 'failed', message: loginMessage(error, String(error), t) }),
+    );
+  };
+
   return (
-    <form onSubmit={form.onSubmit((values) => submit(values))} noValidate data-testid="login-form">
+    <form onSubmit={send} noValidate data-testid="login-form">
       <Stack gap="md">
         <Title order={1} size="h3">
           {t('Sign in')}
@@ -188,7 +220,9 @@ function LoginForm({
         >
           {t('Log in')}
         </Button>
-        <OAuthButtons next={next} />
+        <Suspense fallback={null}>
+          <OAuthButtons next={next} />
+        </Suspense>
         <Text size="sm" ta="center">
           {t('No account yet?')}{' '}
           <Anchor component={Link} to={paths.register()} data-testid="login-register">

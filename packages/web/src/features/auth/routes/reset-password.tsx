@@ -6,6 +6,7 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { paths, ZPasswordResetConfirm, ZPasswordResetRequest } from '@stageline/shared';
 import { ApiError } from '../../../shared/api';
+import { QueryProvider } from '../../../shared/api/query-provider';
 import { formError } from '../../../shared/lib/form-errors';
 import { zodResolver } from '../../../shared/lib/zod-resolver';
 import { showToast } from '../../../shared/ui/toast';
@@ -21,7 +22,12 @@ export default function ResetPasswordScreen() {
   const [params] = useSearchParams();
   const token = params.get('token');
   const email = params.get('email');
-  return token && email ? <NewPasswordStep token={token} email={email} /> : <RequestLinkStep />;
+  // Its own query provider: the auth layout has none (/login's first load carries no TanStack Query).
+  return (
+    <QueryProvider>
+      {token && email ? <NewPasswordStep token={token} email={email} /> : <RequestLinkStep />}
+    </QueryProvider>
+  );
 }
 
 function BackToLogin() {

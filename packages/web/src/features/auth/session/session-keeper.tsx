@@ -1,11 +1,19 @@
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useSyncExternalStore } from 'react';
+import { useEffect } from 'react';
 import { api, onForcedLogout } from '../../../shared/api';
 import { queryClient } from '../../../shared/api/query-client';
 import { tokenStore } from '../../../shared/api/tokens';
 import { browserTimeZone, useTimeZoneStore } from '../../../shared/lib/time-zone';
-import { meQueryOptions, saveDetectedTimeZone } from '../api';
+import type { TMe } from '@stageline/shared';
+import { meQueryKey, meQueryOptions, saveTimeZone } from '../api';
+import { useAccessToken } from './access';
 import { maxTimerDelayMs, refreshDelay } from './jwt';
+
+/** PATCH users/{id}/ with the browser's time zone, for an account that never told one. */
+async function saveDetectedTimeZone(userId: number, timeZone: string): Promise<void> {
+  await saveTimeZone(userId, timeZone);
+  queryClient.setQueryData<TMe>(meQueryKey, (old) => (old ? { ...old, time_zone: timeZone } : old));
+}
 
 /** After a refresh that failed for a network or server reason, try again this much later. */
 const retryAfterFailureMs = 15_000;
@@ -17,12 +25,12 @@ const retryAfterFailureMs = 15_000;
  * in: the user's, or this browser's until they tell one.
  */
 export function SessionKeeper() {
-  const access = useSyncExternalStore(tokenStore.subscribe, tokenStore.access, () => null);
+  const access = useAccessToken();
 
   useEffect(() => onForcedLogout(() => queryClient.clear()), []);
 
   // Dates follow the user's time zone; an account that never told one gets this browser's.
-  // The root's own client: this keeper is mounted beside the provider, not under it.
+  // The app's client, given here: this keeper is mounted at the root, above any query provider.
   const me = useQuery({ ...meQueryOptions(), enabled: access !== null }, queryClient);
   const userId = me.data?.id;
   const savedZone = me.data?.time_zone;

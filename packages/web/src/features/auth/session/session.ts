@@ -1,5 +1,4 @@
 import { useQuery } from '@tanstack/react-query';
-import { useSyncExternalStore } from 'react';
 import type { TMe } from '@stageline/shared';
 import { isLanguage } from '@stageline/shared';
 import { queryClient } from '../../../shared/api/query-client';
@@ -7,6 +6,7 @@ import { tokenStore, type TTokens } from '../../../shared/api/tokens';
 import { currentLanguage, i18n } from '../../../shared/i18n';
 import { clearSessionStorage } from '../../../shared/lib/storage';
 import { logoutCall, meQueryOptions } from '../api';
+import { useAccessToken } from './access';
 
 export type TSessionStatus = 'anonymous' | 'loading' | 'authenticated';
 
@@ -55,15 +55,14 @@ async function endSession(): Promise<void> {
   queryClient.clear();
 }
 
-const serverSnapshot = () => null;
-
 /**
  * The session: `anonymous` without tokens, `loading` while users/me/ answers, `authenticated` with
  * the user. `error` is set when users/me/ failed for another reason than a lost session.
  */
 export function useSession() {
-  const access = useSyncExternalStore(tokenStore.subscribe, tokenStore.access, serverSnapshot);
-  const me = useQuery({ ...meQueryOptions(), enabled: access !== null });
+  const access = useAccessToken();
+  // The app's client, given here: the auth screens and the public pages have no query provider.
+  const me = useQuery({ ...meQueryOptions(), enabled: access !== null }, queryClient);
   const user = access !== null ? (me.data ?? null) : null;
   const status: TSessionStatus = access === null ? 'anonymous' : user ? 'authenticated' : 'loading';
   return {

@@ -5,6 +5,7 @@ import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { paths, type TMe } from '@stageline/shared';
 import { queryClient } from '../../../shared/api/query-client';
+import { QueryProvider } from '../../../shared/api/query-provider';
 import { FullScreenLoader } from '../../../shared/ui/full-screen-loader';
 import { LanguageSwitcher } from '../../../shared/ui/language-switcher';
 import { Logo } from '../../../shared/ui/logo';
@@ -56,7 +57,15 @@ async function findRecords(user: TMe): Promise<TRecords> {
  * place for a visitor), workspace with optional invites, project, first pipeline, done. Every step
  * creates real records through the API; skipping stores `skipped`, finishing `done`.
  */
-export default function QuickstartScreen() {
+export default function QuickstartRoute() {
+  return (
+    <QueryProvider>
+      <QuickstartScreen />
+    </QueryProvider>
+  );
+}
+
+function QuickstartScreen() {
   const { t } = useTranslation();
   const { status, user } = useSession();
   // Signing in on the account step carries on past it, instead of starting over at the welcome.

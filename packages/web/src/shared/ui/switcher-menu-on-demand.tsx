@@ -1,0 +1,68 @@
+import { cloneElement, useEffect, useState, type MouseEvent } from 'react';
+import { whenIdle } from '../lib/when-idle';
+import type SwitcherMenu from './switcher-menu';
+import type { TSwitcherMenuProps } from './switcher-menu';
+
+type TMenu = typeof SwitcherMenu;
+
+let loaded: TMenu | null = null;
+let loading: Promise<TMenu> | null = null;
+
+/** The menu's module, fetched once for every switcher; a failed fetch may be tried again. */
+function loadMenu(): Promise<TMenu> {
+  loading ??= import('./switcher-menu').then(
+    (module) => (loaded = module.default),
+    (error: unknown) => {
+      loading = null;
+      throw error;
+    },
+  );
+  return loading;
+}
+
+/**
+ * A header switcher whose menu (Mantine's Menu with Floating UI, about 25 KB) is not part of the
+ * first load (docs/decisions.md, entry 118): until it arrives the button is drawn alone, the same
+ * element with the same label. The module is fetched when the browser is idle after the first
+ * render, or at once when the pointer rests on the button or it takes the focus; a press before it
+ * arrives opens the menu when it does, and a focused button keeps the focus.
+ */
+export function SwitcherMenuOnDemand({
+  target,
+  label,
+  choices,
+}: Omit<TSwitcherMenuProps, 'focusAtOnce' | 'openAtOnce'>) {
+  const [Menu, setMenu] = useState<TMenu | null>(() => loaded);
+  const [focused, setFocused] = useState(false);
+  const [pressed, setPressed] = useState(false);
+
+  const arrive = () => {
+    void loadMenu()
+      .then((menu) => setMenu(() => menu))
+      .catch(() => undefined);
+  };
+
+  useEffect(() => {
+    if (loaded) return;
+    return whenIdle(arrive);
+  }, []);
+
+  if (Menu) {
+    return <Menu target={target} label={label} choices={choices} focusAtOnce={focused} openAtOnce={pressed} />;
+  }
+  return cloneElement(target, {
+    'aria-haspopup': 'menu',
+    'aria-expanded': false,
+    onPointerEnter: arrive,
+    onFocus: () => {
+      setFocused(true);
+      arrive();
+    },
+    onBlur: () => setFocused(false),
+    onClick: (event: MouseEvent) => {
+      event.preventDefault();
+      setPressed(true);
+      arrive();
+    },
+  } as Record<string, unknown>);
+}
