@@ -92,6 +92,7 @@ export function buildLargePipeline(stages = Stages, positioned = false): TPipeli
     layout: 'horizontal',
     version: 1,
     stages_count: stages,
+    units_count: 0,
     task_counters: { ...zero, todo: stages },
     updated_at: '2025-01-01T00:00:00.000Z',
     nodes,

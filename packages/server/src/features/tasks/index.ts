@@ -10,7 +10,7 @@ export {
 } from './create';
 export { countTasks, zeroCounters } from './counters';
 export { exportTasks } from './list';
-export { loadCells, loadGraph, type PipelineGraph } from './read';
+export { loadCells, loadGraph, loadGraphFor, type PipelineGraph, type PipelineGraphFor } from './read';
 export { at, effectiveDue, overdueAt, readySql, rowsOf, stageDue, tasksOfPerson } from './sql';
 export { effectivePeople } from './state';
 export { tasksOfTeam } from './teams';

@@ -57,6 +57,10 @@ describe('statements per request', () => {
       unitsOfProject: await counted(() => member('GET', `/api/units/?project=${flow.project.id}&limit=100`)),
       project: await counted(() => member('GET', `/api/projects/${flow.project.id}/`)),
       myWork: await counted(() => member('GET', `/api/tasks/?assignee=me`)),
+      matrixPage: await counted(() => member('GET', `/api/units/matrix/?pipeline=${flow.pipeline.id}&limit=100`)),
+      matrixFiltered: await counted(() =>
+        member('GET', `/api/units/matrix/?pipeline=${flow.pipeline.id}&limit=100&status=todo`),
+      ),
     };
     ok(await member('POST', `/api/tasks/${id}/submit/`));
     counts.accept = await counted(() => admin('POST', `/api/tasks/${id}/accept/`, {}));
@@ -78,6 +82,10 @@ describe('statements per request', () => {
       unitsOfProject: 3,
       project: 1,
       myWork: 1,
+      // The pipeline's access with its graph and unit count (decision 121), the page of units, the
+      // page's cells; a filter has its matches counted by the page's statement (decision 120).
+      matrixPage: 3,
+      matrixFiltered: 3,
     });
   });
 });

@@ -3,9 +3,9 @@ import { sql, type SQL } from 'drizzle-orm';
 import { TaskStatuses, WholeMatrixCellFields, type TMatrixPage, type ZMatrixQuery } from '@stageline/shared';
 import type { z } from 'zod';
 import type { Db } from '../../db';
-import { effectiveDue, loadCells, loadGraph, overdueAt, rowsOf, tasksOfPerson, tasksOfTeam } from '../tasks';
+import { effectiveDue, loadCells, overdueAt, rowsOf, tasksOfPerson, tasksOfTeam } from '../tasks';
 import { membershipOf } from '../workspaces';
-import { authorizePipelineUnits } from './policy';
+import { authorizePipelineGraph } from './policy';
 import { escapeLike } from './service';
 
 type Query = z.infer<typeof ZMatrixQuery>;
@@ -21,14 +21,13 @@ const orders: Record<Query['sort'], SQL> = {
  * GET units/matrix/ (the unit list as a matrix): one page of a pipeline's units, each with its
  * status cells. Filters keep units having at least one task that matches: in `status`, with an
  * effective assignee (`me` or an id), overdue; `search` on the name. Unfiltered, cost does not grow
- * with the pipeline: the graph (1 query), the page of units (1 query, a range of an index; the total
- * is the pipeline's stored `units_count`), and the cells of that page (1 query). Filtered, the
+ * with the pipeline: the access with the graph (1 query), the page of units (1 query, a range of an
+ * index; the total is the pipeline's stored `units_count`), and the cells of that page (1 query). Filtered, the
  * page's query also counts its matches, the filters as semi-joins on the indexed task columns.
  */
 export async function matrixPage(db: Db, { userId, query }: { userId: number; query: Query }): Promise<TMatrixPage> {
-  const { workspaceId, unitsCount } = await authorizePipelineUnits(db, { userId, pipelineId: query.pipeline });
+  const { workspaceId, unitsCount, graph } = await authorizePipelineGraph(db, { userId, pipelineId: query.pipeline });
   const now = new Date();
-  const graph = await loadGraph(db, query.pipeline, workspaceId);
   const taskFilter = (condition: SQL) =>
     sql`u.id in (select t.unit_id from tasks t where t.pipeline_id = ${query.pipeline} and ${condition})`;
 
@@ -108,8 +107,7 @@ export async function wholeMatrix(
   db: Db,
   { userId, pipelineId, unitIds }: { userId: number; pipelineId: number; unitIds?: number[] },
 ): Promise<WholeMatrixBody> {
-  const { workspaceId } = await authorizePipelineUnits(db, { userId, pipelineId });
-  const graph = await loadGraph(db, pipelineId, workspaceId);
+  const { workspaceId, graph } = await authorizePipelineGraph(db, { userId, pipelineId });
   const names = new Map(graph.nodes.map((n) => [n.id, n.name]));
   const flow = `{${graph.flow.join(',')}}`;
   const now = new Date();

@@ -3,6 +3,7 @@ import type { TAction } from '@stageline/shared';
 import { schema, type Db } from '../../db';
 import { AppError } from '../../http/errors';
 import { authorizeProject, type ProjectRow } from '../projects';
+import { loadGraphFor, type PipelineGraphFor } from '../tasks';
 import { authorize, authorizeIn, type Actor } from '../workspaces';
 
 const { units, pipelines, projects, memberships } = schema;
@@ -46,15 +47,10 @@ export async function authorizeUnit(
 export async function authorizePipelineUnits(
   db: Db,
   { userId, pipelineId }: { userId: number; pipelineId: number },
-): Promise<{ actor: Actor; workspaceId: number; projectId: number; unitsCount: number }> {
-  // The pipeline's place, its units (kept counted) and the caller's role in its workspace, in one statement.
+): Promise<{ actor: Actor; workspaceId: number; projectId: number }> {
+  // The pipeline's place and the caller's role in its workspace, in one statement.
   const [row] = await db
-    .select({
-      workspaceId: projects.workspaceId,
-      projectId: projects.id,
-      unitsCount: pipelines.unitsCount,
-      role: memberships.role,
-    })
+    .select({ workspaceId: projects.workspaceId, projectId: projects.id, role: memberships.role })
     .from(pipelines)
     .innerJoin(projects, eq(projects.id, pipelines.projectId))
     .innerJoin(memberships, and(eq(memberships.workspaceId, projects.workspaceId), eq(memberships.userId, userId)))
@@ -64,4 +60,19 @@ export async function authorizePipelineUnits(
   const actor: Actor = { userId, workspaceId: place.workspaceId, role };
   authorize(actor, 'unit', 'view');
   return { actor, ...place };
+}
+
+/**
+ * `authorizePipelineUnits` with the pipeline's graph and unit count, in the same one statement
+ * (`loadGraphFor`): what the matrix reads before its units (decision 121).
+ */
+export async function authorizePipelineGraph(
+  db: Db,
+  { userId, pipelineId }: { userId: number; pipelineId: number },
+): Promise<PipelineGraphFor & { actor: Actor }> {
+  const found = await loadGraphFor(db, { userId, pipelineId });
+  if (!found) throw new AppError('not_found');
+  const actor: Actor = { userId, workspaceId: found.workspaceId, role: found.role };
+  authorize(actor, 'unit', 'view');
+  return { ...found, actor };
 }

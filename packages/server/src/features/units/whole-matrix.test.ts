@@ -141,10 +141,10 @@ describe('GET units/matrix/whole/', () => {
     const body = rows(JSON.parse(gunzipSync(changed.rawPayload).toString('utf8')));
     expect(body.units[0]![2][0]![1]).toBe('in_progress');
 
-    // The pipeline with the caller's role, the graph, and the matrix with its people (the session is
-    // known from the calls above: decision 99's cache).
+    // The pipeline with the caller's role and its graph (decision 121), and the matrix with its people
+    // (the session is known from the calls above: decision 99's cache).
     const { statements } = await countStatements(() => as(t, team.member)('GET', url));
-    expect(statements).toBe(3);
+    expect(statements).toBe(2);
   });
 
   test('assignee teams follow only where there are some; ?units= answers just those units', async () => {
