@@ -29,7 +29,8 @@ export const lazy = { timeout: 10_000 };
 vi.setConfig({ testTimeout: 20_000 });
 
 export type TCall = { method: string; url: string; body: unknown };
-export type TRoute = (call: TCall) => Response | undefined;
+/** An answer for a call, or undefined for the defaults; a promise holds the answer back until it settles. */
+export type TRoute = (call: TCall) => Response | Promise<Response> | undefined;
 
 export const json = (status: number, body: unknown) =>
   new Response(status === 204 ? null : JSON.stringify(body), {

@@ -1,4 +1,5 @@
 import type { ComponentType } from 'react';
+import type { LoaderFunctionArgs, Params } from 'react-router';
 import { ClientConstants } from '@stageline/shared';
 
 export class ChunkLoadTimeoutError extends Error {
@@ -33,7 +34,32 @@ export function lazyComponent(load: () => Promise<ComponentType>) {
   return async () => ({ Component: await withTimeout(load(), ClientConstants.chunkLoadTimeoutMs) });
 }
 
-/** A React Router `lazy` loader for a screen module's default export (see `lazyComponent`). */
-export function lazyScreen(load: () => Promise<{ default: ComponentType }>) {
-  return lazyComponent(async () => (await load()).default);
+/**
+ * A screen module: its component, and optionally `prefetch`, which starts the screen's first reads
+ * from the URL alone (never waits for them, never throws).
+ */
+export type TScreenModule = {
+  default: ComponentType;
+  prefetch?: (route: { params: Params; url: URL }) => void;
+};
+
+/**
+ * A React Router `lazy` loader for a screen module's default export (see `lazyComponent`). A module's
+ * `prefetch` becomes the route's loader, which React Router runs once the chunk is in and before the
+ * first render: the screen's reads leave then, not after the shell and the screen have rendered
+ * (docs/decisions.md, decision 122). The loader answers at once; the screen reads its queries as usual.
+ */
+export function lazyScreen(load: () => Promise<TScreenModule>) {
+  return async () => {
+    const module = await withTimeout(load(), ClientConstants.chunkLoadTimeoutMs);
+    const { prefetch } = module;
+    if (!prefetch) return { Component: module.default };
+    return {
+      Component: module.default,
+      loader: ({ params, request }: LoaderFunctionArgs) => {
+        prefetch({ params, url: new URL(request.url) });
+        return null;
+      },
+    };
+  };
 }

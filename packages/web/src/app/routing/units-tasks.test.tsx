@@ -205,6 +205,24 @@ const matrixQueries = () =>
   calls.filter((c) => c.url.startsWith('/api/units/matrix/')).map((c) => new URL(c.url, 'http://x').searchParams);
 
 describe('unit matrix', () => {
+  it("asks for the project, its pipelines and the first page from the route's loader, before the shell has the user", async () => {
+    // users/me/ never answers: the shell cannot render the screen, so these reads come from the
+    // route's loader (decision 122), not from the screen's own queries.
+    serve('member', ({ method, url }) =>
+      method === 'GET' && url === '/api/users/me/' ? new Promise<Response>(() => undefined) : undefined,
+    );
+    renderAt('/app/projects/5/units?pipeline=7&status=review');
+    await waitFor(() => {
+      const asked = calls.map((c) => c.url);
+      expect(asked).toContain('/api/projects/5/');
+      expect(asked).toContain('/api/pipelines/?project=5&counters=false');
+      expect(asked.filter((url) => url.startsWith('/api/units/matrix/?'))).toHaveLength(1);
+    }, lazy);
+    const page = new URL(calls.find((c) => c.url.startsWith('/api/units/matrix/?'))!.url, 'http://x').searchParams;
+    expect(Object.fromEntries(page)).toMatchObject({ pipeline: '7', status: 'review', offset: '0', sort: 'name' });
+    expect(screen.queryByTestId('matrix')).toBeNull();
+  });
+
   it('loads a pipeline up to 20,000 units whole, and filters and sorts it in the browser', async () => {
     serve('member', matrixRoute(150));
     vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockReturnValue(600);

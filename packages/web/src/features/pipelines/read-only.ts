@@ -6,7 +6,7 @@
  */
 export { PipelineDiagram } from './components/pipeline-diagram';
 export { pipelineQuery, usePipeline } from './api';
-export { usePipelineNames } from './crud-api';
+export { pipelineNamesQueryOptions, usePipelineNames } from './crud-api';
 export { needsLayout, pipelineToSnapshot, type TFlowNode } from './lib/graph-model';
 export { useDiagramLayout } from './hooks/use-diagram-layout';
 export type { TPipelineFocusProps } from './routes/pipeline';

@@ -6,6 +6,7 @@ export { useOpenProject } from './hooks/use-open-project';
 export {
   isWorkloadKey,
   projectKeys,
+  projectQueryOptions,
   projectsQueryOptions,
   useCreateProject,
   useProject,

@@ -1,17 +1,18 @@
 import { Alert, Anchor, Button, Group, Select, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconPlus, IconSearch, IconStack2 } from '@tabler/icons-react';
-import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { Link, useSearchParams, type Params } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { paths, TaskStatuses, TaskStatusLabels, ZTaskStatus, type TProject } from '@stageline/shared';
+import { queryClient } from '../../../shared/api/query-client';
+import { tokenStore } from '../../../shared/api/tokens';
 import { RecordView } from '../../../shared/records';
 import { ExportCsvButton } from '../../../shared/ui/export-csv-button';
 import { PageCard } from '../../../shared/ui/page-card';
 import { EmptyState } from '../../../shared/ui/empty-state';
-import { usePipelineNames } from '../../pipelines/read-only';
-import { useOpenProject, useProjectRecord, useWorkspaceAbilities } from '../../projects';
+import { pipelineNamesQueryOptions, usePipelineNames } from '../../pipelines/read-only';
+import { projectQueryOptions, useOpenProject, useProjectRecord, useWorkspaceAbilities } from '../../projects';
 import { SavedViews } from '../../views';
 import { useTeams } from '../../teams';
 import { useMembers } from '../../workspaces';
@@ -48,30 +49,28 @@ function matrixFilter(pipeline: number, filters: ReturnType<typeof readFilters>)
 }
 
 /**
- * When the URL names the pipeline, its first page of rows is asked for at once, beside the project
- * and its pipelines rather than after them (docs/decisions.md, "Web speed"): both ways of loading the
- * matrix draw it first (decision 98).
+ * The screen's first reads, started by its route's loader from the URL alone, as soon as the
+ * screen's chunk is in (decision 122): the project, its pipelines and, when the URL names the
+ * pipeline, the first page of its rows with the URL's filters (both ways of loading the matrix draw it
+ * first: decision 98). They leave beside the shell's own reads, not after the shell and the screen
+ * have rendered. Only with a session: without one the shell sends the visitor to sign in.
  */
-function usePrefetchFirstPage(params: URLSearchParams) {
-  const queryClient = useQueryClient();
-  const pipeline = Number(params.get('pipeline'));
-  const filter = pipeline > 0 ? matrixFilter(pipeline, readFilters(params)) : null;
-  const key = JSON.stringify(filter);
-  useEffect(() => {
-    if (!filter) return;
-    // A whole matrix already here answers every filter without a call.
-    if (queryClient.getQueryData(wholeMatrixQueryOptions(filter.pipeline).queryKey)) return;
-    void queryClient.prefetchQuery(matrixPageQueryOptions(filter, 0, MatrixPageSize));
-    // The filter is rebuilt on each render: `key` is what changes.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [queryClient, key]);
+export function prefetch({ params, url }: { params: Params; url: URL }) {
+  const projectId = Number(params.projectId);
+  if (!tokenStore.access() || !(projectId > 0)) return;
+  void queryClient.prefetchQuery(projectQueryOptions(projectId));
+  void queryClient.prefetchQuery(pipelineNamesQueryOptions(projectId));
+  const pipeline = Number(url.searchParams.get('pipeline'));
+  // A whole matrix already here answers every filter without a call.
+  if (!(pipeline > 0) || queryClient.getQueryData(wholeMatrixQueryOptions(pipeline).queryKey)) return;
+  void queryClient.prefetchQuery(
+    matrixPageQueryOptions(matrixFilter(pipeline, readFilters(url.searchParams)), 0, MatrixPageSize),
+  );
 }
 
 /** `/app/projects/{projectId}/units`: the unit × stage matrix of one pipeline, filtered by the URL. */
 export default function UnitListScreen() {
   const { t } = useTranslation();
-  const [params] = useSearchParams();
-  usePrefetchFirstPage(params);
   const record = useProjectRecord();
   useOpenProject(record.data);
   return (
