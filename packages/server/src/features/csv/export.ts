@@ -1,11 +1,11 @@
 import { asc, eq, inArray } from 'drizzle-orm';
 import { schema, type Db } from '../../db';
-import { exportTasks, loadCells, loadGraph } from '../tasks';
-import { authorizePipelineUnits } from '../units';
+import { exportTasks, loadCells } from '../tasks';
+import { authorizePipelineGraph } from '../units';
 import type { z } from 'zod';
 import type { ZTaskListQuery } from '@stageline/shared';
 
-const { units, users, pipelines } = schema;
+const { units, users } = schema;
 
 /** Units whose cells are read per query: bounded memory and statement size for big pipelines. */
 const chunk = 1000;
@@ -32,9 +32,8 @@ export async function exportPipeline(
   db: Db,
   { userId, pipelineId }: { userId: number; pipelineId: number },
 ): Promise<CsvExport> {
-  const { workspaceId } = await authorizePipelineUnits(db, { userId, pipelineId });
-  const [pipeline] = await db.select({ name: pipelines.name }).from(pipelines).where(eq(pipelines.id, pipelineId));
-  const graph = await loadGraph(db, pipelineId, workspaceId);
+  // The access, the pipeline's name and its graph in one statement (decision 121).
+  const { workspaceId, pipelineName, graph } = await authorizePipelineGraph(db, { userId, pipelineId });
   const names = new Map(graph.nodes.map((n) => [n.id, n.name]));
   const header = ['id', 'name', 'description'];
   for (const stage of graph.flow) {
@@ -72,7 +71,7 @@ export async function exportPipeline(
       rows.push(row);
     }
   }
-  return { filename: `${pipeline?.name ?? 'pipeline'}.csv`, header, rows };
+  return { filename: `${pipelineName}.csv`, header, rows };
 }
 
 /** GET tasks/export.csv: the tasks of `GET tasks/` with the same filters, all of them. */

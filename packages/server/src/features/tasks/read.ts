@@ -100,14 +100,15 @@ export type PipelineGraphFor = {
   graph: PipelineGraph;
   workspaceId: number;
   projectId: number;
+  pipelineName: string;
   /** The pipeline's units, as the database keeps them counted (decision 104). */
   unitsCount: number;
   role: Actor['role'];
 };
 
 /**
- * The graph of a pipeline together with its place, its unit count and the role of `userId` in its
- * workspace, in one statement (the matrix's reads, decision 121); undefined when the pipeline does
+ * The graph of a pipeline together with its place, name, unit count and the role of `userId` in its
+ * workspace, in one statement (the matrix's reads and the pipeline's CSV, decision 121); undefined when the pipeline does
  * not exist or `userId` is not a member of its workspace.
  */
 export async function loadGraphFor(
@@ -115,18 +116,25 @@ export async function loadGraphFor(
   { userId, pipelineId }: { userId: number; pipelineId: number },
 ): Promise<PipelineGraphFor | undefined> {
   const [row] = await rowsOf<
-    GraphRow & { workspaceId: number; projectId: number; unitsCount: number; role: Actor['role'] }
+    GraphRow & {
+      workspaceId: number;
+      projectId: number;
+      pipelineName: string;
+      unitsCount: number;
+      role: Actor['role'];
+    }
   >(
     db,
-    sql`select pr.workspace_id as "workspaceId", pr.id as "projectId", p.units_count as "unitsCount", m.role,
+    sql`select pr.workspace_id as "workspaceId", pr.id as "projectId", p.name as "pipelineName",
+        p.units_count as "unitsCount", m.role,
         ${graphColumns(sql`p.id`, sql`pr.workspace_id`)}
       from pipelines p join projects pr on pr.id = p.project_id
       join memberships m on m.workspace_id = pr.workspace_id and m.user_id = ${userId}
       where p.id = ${pipelineId}`,
   );
   if (!row) return undefined;
-  const { workspaceId, projectId, unitsCount, role, ...graph } = row;
-  return { graph: graphOf(graph), workspaceId, projectId, unitsCount: Number(unitsCount), role };
+  const { workspaceId, projectId, pipelineName, unitsCount, role, ...graph } = row;
+  return { graph: graphOf(graph), workspaceId, projectId, pipelineName, unitsCount: Number(unitsCount), role };
 }
 
 /** `PipelineGraph` from the columns of `graphColumns`. */

@@ -6,7 +6,7 @@ import { authorizeProject, type ProjectRow } from '../projects';
 import { loadGraphFor, type PipelineGraphFor } from '../tasks';
 import { authorize, authorizeIn, type Actor } from '../workspaces';
 
-const { units, pipelines, projects, memberships } = schema;
+const { units, pipelines, projects } = schema;
 
 export type UnitRow = typeof units.$inferSelect;
 
@@ -43,28 +43,9 @@ export async function authorizeUnit(
   return { actor, ...row };
 }
 
-/** A pipeline read through the units' rights (the matrix): 404 when not visible. */
-export async function authorizePipelineUnits(
-  db: Db,
-  { userId, pipelineId }: { userId: number; pipelineId: number },
-): Promise<{ actor: Actor; workspaceId: number; projectId: number }> {
-  // The pipeline's place and the caller's role in its workspace, in one statement.
-  const [row] = await db
-    .select({ workspaceId: projects.workspaceId, projectId: projects.id, role: memberships.role })
-    .from(pipelines)
-    .innerJoin(projects, eq(projects.id, pipelines.projectId))
-    .innerJoin(memberships, and(eq(memberships.workspaceId, projects.workspaceId), eq(memberships.userId, userId)))
-    .where(eq(pipelines.id, pipelineId));
-  if (!row) throw new AppError('not_found');
-  const { role, ...place } = row;
-  const actor: Actor = { userId, workspaceId: place.workspaceId, role };
-  authorize(actor, 'unit', 'view');
-  return { actor, ...place };
-}
-
 /**
- * `authorizePipelineUnits` with the pipeline's graph and unit count, in the same one statement
- * (`loadGraphFor`): what the matrix reads before its units (decision 121).
+ * A pipeline read through the units' rights (the matrix, the pipeline's CSV), with its name, unit
+ * count and graph, in one statement (`loadGraphFor`, decision 121): 404 when not visible.
  */
 export async function authorizePipelineGraph(
   db: Db,

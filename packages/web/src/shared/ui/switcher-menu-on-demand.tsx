@@ -1,24 +1,13 @@
 import { cloneElement, useEffect, useState, type MouseEvent } from 'react';
+import { loadOnce } from '../lib/load-once';
 import { whenIdle } from '../lib/when-idle';
 import type SwitcherMenu from './switcher-menu';
 import type { TSwitcherMenuProps } from './switcher-menu';
 
 type TMenu = typeof SwitcherMenu;
 
-let loaded: TMenu | null = null;
-let loading: Promise<TMenu> | null = null;
-
 /** The menu's module, fetched once for every switcher; a failed fetch may be tried again. */
-function loadMenu(): Promise<TMenu> {
-  loading ??= import('./switcher-menu').then(
-    (module) => (loaded = module.default),
-    (error: unknown) => {
-      loading = null;
-      throw error;
-    },
-  );
-  return loading;
-}
+const menu = loadOnce<TMenu>(async () => (await import('./switcher-menu')).default);
 
 /**
  * A header switcher whose menu (Mantine's Menu with Floating UI, about 25 KB) is not part of the
@@ -32,18 +21,19 @@ export function SwitcherMenuOnDemand({
   label,
   choices,
 }: Omit<TSwitcherMenuProps, 'focusAtOnce' | 'openAtOnce'>) {
-  const [Menu, setMenu] = useState<TMenu | null>(() => loaded);
+  const [Menu, setMenu] = useState<TMenu | null>(() => menu.loaded());
   const [focused, setFocused] = useState(false);
   const [pressed, setPressed] = useState(false);
 
   const arrive = () => {
-    void loadMenu()
-      .then((menu) => setMenu(() => menu))
+    void menu
+      .load()
+      .then((arrived) => setMenu(() => arrived))
       .catch(() => undefined);
   };
 
   useEffect(() => {
-    if (loaded) return;
+    if (menu.loaded()) return;
     return whenIdle(arrive);
   }, []);
 
