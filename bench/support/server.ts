@@ -3,12 +3,26 @@
  * in a child process on a free port.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 export const serverMain = join(root, 'packages/server/dist/main.js');
+
+/**
+ * The Node options `npm run serve` (what `npm start` ends with) passes before the entry file, read
+ * from the root package.json so the benches start the server exactly so (docs/decisions.md 124).
+ */
+export function serveNodeOptions(): string[] {
+  const { scripts } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: { serve: string } };
+  const [node, ...rest] = scripts.serve.split(/\s+/);
+  if (node !== 'node' || rest.at(-1) !== 'packages/server/dist/main.js') {
+    throw new Error(`Unexpected serve script: ${scripts.serve}`);
+  }
+  return rest.slice(0, -1);
+}
 
 export type Server = { child: ChildProcess; url: string; exited: Promise<void> };
 
@@ -20,7 +34,7 @@ export function ensureBuilt(): void {
 /** Starts the built server on a free port; resolves once it logs that it listens. */
 export async function startServer(env: Record<string, string>): Promise<Server & { startedAt: number }> {
   const startedAt = performance.now();
-  const child = spawn(process.execPath, [serverMain], {
+  const child = spawn(process.execPath, [...serveNodeOptions(), serverMain], {
     cwd: root,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

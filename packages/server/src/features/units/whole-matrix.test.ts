@@ -1,4 +1,4 @@
-import { gunzipSync } from 'node:zlib';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { wholeMatrixRows, ZMatrixPage, ZWholeMatrix, type TTaskCell, type TWholeMatrix } from '@stageline/shared';
 import { eq } from 'drizzle-orm';
@@ -145,6 +145,42 @@ describe('GET units/matrix/whole/', () => {
     // (the session is known from the calls above: decision 99's cache).
     const { statements } = await countStatements(() => as(t, team.member)('GET', url));
     expect(statements).toBe(2);
+  });
+
+  test('a large matrix goes out in brotli compressed in one call, its length known (decision 124)', async () => {
+    const team = await buildTeam(t);
+    const flow = await buildFlow(t, {
+      workspace: team.workspace,
+      stages: [{}],
+      edges: [
+        ['root', 0],
+        [0, 'end'],
+      ],
+    });
+    // Past the streamed path's threshold on any machine (@fastify/compress: at most 64 KB).
+    const batch = {
+      project: flow.project.id,
+      pipeline: flow.pipeline.id,
+      template: 'Shot {count}',
+      count: 2000,
+      start: 1,
+      step: 1,
+    };
+    expect((await as(t, team.member)('POST', '/api/units/batch/', batch)).statusCode).toBe(201);
+    const url = `/api/units/matrix/whole/?pipeline=${flow.pipeline.id}`;
+    const plain = await t.app.inject({ method: 'GET', url, headers: team.member.headers });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.rawPayload.length).toBeGreaterThan(64 * 1024);
+    const br = await t.app.inject({
+      method: 'GET',
+      url,
+      headers: { ...team.member.headers, 'accept-encoding': 'gzip, deflate, br, zstd' },
+    });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers.vary).toMatch(/accept-encoding/i);
+    expect(Number(br.headers['content-length'])).toBe(br.rawPayload.length);
+    expect(brotliDecompressSync(br.rawPayload).toString('utf8')).toBe(plain.body);
+    expect(rows(JSON.parse(plain.body)).units).toHaveLength(2000);
   });
 
   test('assignee teams follow only where there are some; ?units= answers just those units', async () => {
