@@ -110,9 +110,15 @@ export function batchUnitNames(
   return names;
 }
 
-/** GET units/matrix/?pipeline=…: one page of the unit × stage matrix. */
+/**
+ * GET units/matrix/?pipeline=…: one page of the unit × stage matrix. As on `GET units/`, `after` (the
+ * `next_cursor` of the page before, in the same sort and filters) pages by key at the same cost
+ * anywhere in the pipeline, and `offset` jumps anywhere (the screen's scroll) but costs the rows it
+ * skips; not both.
+ */
 export const ZMatrixQuery = z.object({
   pipeline: ZId,
+  after: z.string().max(1000).optional(),
   offset: ZOffset,
   limit: ZPageLimit,
   sort: z.enum(['name', '-name', 'created', '-created']).default('name'),
@@ -127,6 +133,8 @@ export const ZMatrixQuery = z.object({
 });
 export const ZMatrixPage = z.object({
   count: z.number().int(),
+  /** The `after` of the next page, or null on the last one. */
+  next_cursor: z.string().nullable(),
   stages: z.array(z.object({ id: z.number().int(), name: z.string() })),
   rows: z.array(z.object({ unit: z.object({ id: z.number().int(), name: z.string() }), tasks: z.array(ZTaskCell) })),
 });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { countStatements } from '../../db';
+import { writeCursor as cursorOf } from '../../http/cursor';
 import { relaxedLimits } from '../../../test/accounts';
 import { buildTestApp, type TestApp } from '../../../test/helpers';
 import { buildFlow, buildUnit, ok, taskAt } from '../../../test/units';
@@ -61,6 +62,10 @@ describe('statements per request', () => {
       matrixFiltered: await counted(() =>
         member('GET', `/api/units/matrix/?pipeline=${flow.pipeline.id}&limit=100&status=todo`),
       ),
+      // After a cursor before every name (decision 125).
+      matrixByKey: await counted(() =>
+        member('GET', `/api/units/matrix/?pipeline=${flow.pipeline.id}&limit=100&after=${cursorOf(['', 1])}`),
+      ),
     };
     ok(await member('POST', `/api/tasks/${id}/submit/`));
     counts.accept = await counted(() => admin('POST', `/api/tasks/${id}/accept/`, {}));
@@ -86,6 +91,7 @@ describe('statements per request', () => {
       // page's cells; a filter has its matches counted by the page's statement (decision 120).
       matrixPage: 3,
       matrixFiltered: 3,
+      matrixByKey: 3,
     });
   });
 });

@@ -3,6 +3,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { TaskStatuses, WholeMatrixCellFields, type TMatrixPage, type ZMatrixQuery } from '@stageline/shared';
 import type { z } from 'zod';
 import type { Db } from '../../db';
+import { isRowId, readCursor, writeCursor } from '../../http/cursor';
 import { effectiveDue, loadCells, overdueAt, rowsOf, tasksOfPerson, tasksOfTeam } from '../tasks';
 import { membershipOf } from '../workspaces';
 import { authorizePipelineGraph } from './policy';
@@ -10,12 +11,23 @@ import { escapeLike } from './service';
 
 type Query = z.infer<typeof ZMatrixQuery>;
 
-const orders: Record<Query['sort'], SQL> = {
-  name: sql.raw('u.name asc, u.id asc'),
-  '-name': sql.raw('u.name desc, u.id desc'),
-  created: sql.raw('u.created_at asc, u.id asc'),
-  '-created': sql.raw('u.created_at desc, u.id desc'),
-};
+/** A creation time as a cursor holds it: UTC to the microsecond, as the database keeps it. */
+const utcMicros = sql.raw(`to_char(u.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`);
+const isUtcMicros = (key: string) =>
+  /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/.test(key) &&
+  new Date(Date.parse(key)).toISOString().slice(0, 19) === key.slice(0, 19);
+
+/** A sort's key column, and its key as a cursor holds it, with the check a cursor's key must pass. */
+const byName = { key: sql.raw('u.name'), cursor: sql.raw('u.name'), type: sql.raw('text'), valid: () => true };
+const byCreated = { key: sql.raw('u.created_at'), cursor: utcMicros, type: sql.raw('timestamptz'), valid: isUtcMicros };
+
+/** Each sort, and whether it runs backwards; the unit's id breaks ties the same way. */
+const sorts = {
+  name: { ...byName, desc: false },
+  '-name': { ...byName, desc: true },
+  created: { ...byCreated, desc: false },
+  '-created': { ...byCreated, desc: true },
+} satisfies Record<Query['sort'], unknown>;
 
 /**
  * GET units/matrix/ (the unit list as a matrix): one page of a pipeline's units, each with its
@@ -23,9 +35,15 @@ const orders: Record<Query['sort'], SQL> = {
  * effective assignee (`me` or an id), overdue; `search` on the name. Unfiltered, cost does not grow
  * with the pipeline: the access with the graph (1 query), the page of units (1 query, a range of an
  * index; the total is the pipeline's stored `units_count`), and the cells of that page (1 query). Filtered, the
- * page's query also counts its matches, the filters as semi-joins on the indexed task columns.
+ * page's query also counts its matches, the filters as semi-joins on the indexed task columns. `after`
+ * starts the range at the cursor's key (docs/decisions.md 125), so a page deep in the pipeline costs
+ * what the first does; a filtered page after a cursor counts its matches in a statement of its own.
  */
 export async function matrixPage(db: Db, { userId, query }: { userId: number; query: Query }): Promise<TMatrixPage> {
+  const sort = sorts[query.sort];
+  const after = readCursor(query.after, query.offset, ([key, id, ...rest]) =>
+    typeof key === 'string' && sort.valid(key) && isRowId(id) && rest.length === 0 ? { key, id } : undefined,
+  );
   const { workspaceId, unitsCount, graph } = await authorizePipelineGraph(db, { userId, pipelineId: query.pipeline });
   const now = new Date();
   const taskFilter = (condition: SQL) =>
@@ -49,20 +67,30 @@ export async function matrixPage(db: Db, { userId, query }: { userId: number; qu
   }
 
   // Without a filter the count is the pipeline's, kept by the database, and the page is a range of
-  // the pipeline's name or date index; a filter has its matches counted with the page (decision 120).
+  // the pipeline's name or date index; a filter has its matches counted with the page (decision 120),
+  // unless the page starts after a cursor (then separately). One more row tells whether a next page exists.
   const filtered = where.length > 1;
-  const page = await rowsOf<{ id: number; name: string; total: number }>(
+  const direction = sql.raw(sort.desc ? 'desc' : 'asc');
+  const keyed = after
+    ? [
+        ...where,
+        sql`(${sort.key}, u.id) ${sql.raw(sort.desc ? '<' : '>')} (${after.key}::${sort.type}, ${after.id}::int)`,
+      ]
+    : where;
+  const rows = await rowsOf<{ id: number; name: string; key: string; total: number }>(
     db,
-    sql`select u.id, u.name, ${filtered ? sql`count(*) over ()::int` : sql`0`} as total from units u
-      where ${sql.join(where, sql` and `)}
-      order by ${orders[query.sort]}
-      limit ${query.limit} offset ${query.offset}`,
+    sql`select u.id, u.name, ${sort.cursor} as key, ${filtered && !after ? sql`count(*) over ()::int` : sql`0`} as total
+      from units u where ${sql.join(keyed, sql` and `)}
+      order by ${sort.key} ${direction}, u.id ${direction}
+      limit ${query.limit + 1} offset ${query.offset}`,
   );
+  const more = rows.length > query.limit;
+  const page = more ? rows.slice(0, query.limit) : rows;
   const count = !filtered
     ? unitsCount
-    : page[0]
+    : page[0] && !after
       ? Number(page[0].total)
-      : query.offset === 0
+      : query.offset === 0 && !after
         ? 0
         : Number(
             (
@@ -72,10 +100,12 @@ export async function matrixPage(db: Db, { userId, query }: { userId: number; qu
               )
             )[0]?.n ?? 0,
           );
+  const last = page.at(-1);
   const names = new Map(graph.nodes.map((n) => [n.id, n.name]));
   const cells = await loadCells(db, { graph, unitIds: page.map((u) => u.id), workspaceId, now });
   return {
     count,
+    next_cursor: more && last ? writeCursor([last.key, last.id]) : null,
     stages: graph.flow.map((id) => ({ id, name: names.get(id) ?? '' })),
     rows: page.map((u) => ({ unit: { id: u.id, name: u.name }, tasks: cells.get(u.id) ?? [] })),
   };

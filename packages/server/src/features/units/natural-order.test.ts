@@ -93,6 +93,38 @@ describe('natural order of names', () => {
     };
     expect(await matrix('name')).toEqual(expected);
     expect(await matrix('-name')).toEqual([...expected].reverse());
+    // The four units made one by one come last by creation; the batch shares one creation time, so
+    // its order there is its ids'.
+    expect((await matrix('created')).slice(-4)).toEqual(['Shot B', 'Shot 200a', 'shot 2', 'Shot 02']);
+
+    // The matrix paged by key (decision 125), in each sort: the same order as by offset, the stored
+    // count on every page, and no cursor on the last page; a search counts its matches on every page.
+    const keyedMatrix = async (sort: string, filter = '') => {
+      const names: string[] = [];
+      const counts = new Set<number>();
+      let cursor: string | null = null;
+      let pages = 0;
+      do {
+        const after: string = cursor === null ? '' : `&after=${cursor}`;
+        const page: TMatrixPage = await get<TMatrixPage>(
+          `/api/units/matrix/?pipeline=${flow.pipeline.id}&sort=${sort}&limit=40${filter}${after}`,
+        );
+        names.push(...page.rows.map((r) => r.unit.name));
+        counts.add(page.count);
+        cursor = page.next_cursor;
+        pages += 1;
+      } while (cursor !== null && pages < 20);
+      return { names, counts: [...counts], pages };
+    };
+    for (const sort of ['name', '-name', 'created', '-created']) {
+      const keyed = await keyedMatrix(sort);
+      expect(keyed.names, sort).toEqual(await matrix(sort));
+      expect(keyed.counts, sort).toEqual([expected.length]);
+      expect(keyed.pages, sort).toBe(Math.ceil(expected.length / 40));
+    }
+    const searched = await keyedMatrix('created', '&search=shot 1');
+    expect(searched.names.toSorted()).toEqual(matching.toSorted());
+    expect(searched.counts).toEqual([matching.length]);
   });
 
   test('a cursor that is not one, or a cursor with an offset, is a translated 400', async () => {
@@ -114,6 +146,32 @@ describe('natural order of names', () => {
     const both = await list(`after=${Buffer.from('["a",1]').toString('base64url')}&offset=5`, 'ru');
     expect(both.statusCode).toBe(400);
     expect(both.json<Record<string, string[]>>().after).toEqual(['Укажите либо after, либо offset, но не оба.']);
+
+    // The matrix's cursors: a name where a creation time belongs, or a date that is not one, is the
+    // same 400, not the database's error.
+    const cursor = (key: unknown[]) => Buffer.from(JSON.stringify(key)).toString('base64url');
+    for (const [sort, key] of [
+      ['created', ['Shot 1', 1]],
+      ['-created', ['2026-02-30T10:00:00.000000Z', 1]],
+      ['created', ['2026-11-25T10:00:00Z', 1]],
+      ['name', [7, 1]],
+    ] as const) {
+      const response = await t.app.inject({
+        method: 'GET',
+        url: `/api/units/matrix/?pipeline=${flow.pipeline.id}&sort=${sort}&after=${cursor([...key])}`,
+        headers: team.member.headers,
+      });
+      expect(response.statusCode, `${sort} ${JSON.stringify(key)}`).toBe(400);
+      expect(response.json<Record<string, string[]>>().after).toEqual([
+        'This page link is not valid: start again from the first page.',
+      ]);
+    }
+    const good = await t.app.inject({
+      method: 'GET',
+      url: `/api/units/matrix/?pipeline=${flow.pipeline.id}&sort=-created&after=${cursor(['2026-11-25T10:00:00.000000Z', 1])}`,
+      headers: team.member.headers,
+    });
+    expect(good.statusCode).toBe(200);
   });
 
   test('workspaces, projects and pipelines list by number value too', async () => {

@@ -113,7 +113,7 @@ describe('empty lists teach', () => {
   it('the matrix says what a unit is and offers to create units', async () => {
     serve('member', ({ method, url }) =>
       method === 'GET' && url.startsWith('/api/units/matrix/')
-        ? json(200, wholeOf({ count: 0, stages: [], rows: [] }))
+        ? json(200, wholeOf({ count: 0, next_cursor: null, stages: [], rows: [] }))
         : undefined,
     );
     renderAt('/app/projects/5/units?pipeline=7');
@@ -127,6 +127,7 @@ describe('the matrix', () => {
   it('shows the assignees of a cell as initials, two and a "+n", and row titles as titles', async () => {
     const page: TMatrixPage = {
       count: 1,
+      next_cursor: null,
       stages: [{ id: 10, name: 'Layout' }],
       rows: [
         {

@@ -185,7 +185,7 @@ function matrixPage(offset: number, limit: number, count: number, stages = twoSt
         files: k === 1 ? i % 3 : 0,
       })),
     });
-  return { count, stages, rows };
+  return { count, next_cursor: null, stages, rows };
 }
 /** The matrix of `count` units, whole or a page at a time, as the screen asks for it. */
 const matrixRoute =

@@ -6,7 +6,7 @@ setupAppHarness();
 
 const emptyMatrix = (call: TCall) =>
   call.method === 'GET' && call.url.startsWith('/api/units/matrix/')
-    ? json(200, { count: 0, stages: [], rows: [] })
+    ? json(200, { count: 0, next_cursor: null, stages: [], rows: [] })
     : undefined;
 
 const imports = () => calls.filter((c) => c.method === 'POST' && c.url === '/api/units/import/');

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { TTaskCell, TTaskStatus, TWholeMatrix, TWholeMatrixCell, ZMatrixQuery } from '@stageline/shared';
 
 /** The matrix filters and sort, without the page window. */
-export type TMatrixFilter = Omit<z.infer<typeof ZMatrixQuery>, 'offset' | 'limit'>;
+export type TMatrixFilter = Omit<z.infer<typeof ZMatrixQuery>, 'after' | 'offset' | 'limit'>;
 
 /**
  * The whole matrix on the client (docs/live-updates.md, "The matrix"): the screen filters and sorts
