@@ -44,8 +44,12 @@ const Rounds = Number(process.env.BENCH_ROUNDS ?? 5);
 /** Units of the matrix pipeline (`BENCH_UNITS`, default 10,000): the README's table runs 1k, 10k and 50k. */
 const MatrixUnits = Number(process.env.BENCH_UNITS ?? 10_000);
 
-/** The process's peak resident memory so far, in MB (the kernel's high-water mark). */
-const peakRssMb = () => process.resourceUsage().maxRSS / 1024;
+/**
+ * The process's peak resident memory so far, in MB (the kernel's high-water mark, `VmHWM`). Not
+ * `process.resourceUsage().maxRSS`: Linux carries that across `exec` from the forked parent, so the
+ * baseline child reported the bench's own size at the moment it was started.
+ */
+const peakRssMb = () => peakRssOf(process.pid);
 
 /**
  * The baseline for the peak: a child process (same Node flags) that opens a fresh database of the
@@ -65,7 +69,7 @@ async function baseline(): Promise<void> {
   const app = await buildApp({ config, database, logger: false });
   try {
     await app.inject({ method: 'GET', url: '/api/health/' });
-    print(`baseline-rss-mb ${peakRssMb().toFixed(0)}`);
+    print(`baseline-rss-mb ${(await peakRssMb()).toFixed(0)}`);
   } finally {
     await app.close();
     await database.close();
@@ -222,7 +226,7 @@ export default async function run(): Promise<void> {
     }
     // The peak so far: seeding and reading the whole matrix (the plain query's 200,000 row objects,
     // read next, are the reference's, not the app's).
-    const seededPeakMb = peakRssMb();
+    const seededPeakMb = await peakRssMb();
     for (let i = 0; i < 5; i++) {
       rawTimes.push(
         await timed(() =>
@@ -370,7 +374,7 @@ export default async function run(): Promise<void> {
     const { submit, accept, reject, read } = actions;
     await bare.close();
 
-    const endPeakMb = peakRssMb();
+    const endPeakMb = await peakRssMb();
     const baseMb = await baselineRssMb();
 
     // 5. What `npm start` holds (issue 13, item 5): the built server, in a process of its own, on this
