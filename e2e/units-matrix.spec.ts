@@ -12,9 +12,16 @@ type TPipeline = { id: number; version: number; nodes: { id: number; kind: strin
 
 /**
  * A pipeline of `count` stages in a chain, "Stage 1" first. The stages are created last-to-first, so
- * their ids run against the flow ("Stage {count}" has the smallest id).
+ * their ids run against the flow ("Stage {count}" has the smallest id). `placed` false saves every
+ * stage at one point, as an import without positions does: the editor lays it out.
  */
-async function chainPipeline(request: APIRequestContext, lead: TestUser, project: number, count: number) {
+async function chainPipeline(
+  request: APIRequestContext,
+  lead: TestUser,
+  project: number,
+  count: number,
+  placed = true,
+) {
   const pipeline = await call<TPipeline>(request, lead, 'POST', 'pipelines/', { project, name: `Chain of ${count}` });
   const root = pipeline.nodes.find((n) => n.kind === 'root')!;
   const end = pipeline.nodes.find((n) => n.kind === 'end')!;
@@ -24,7 +31,13 @@ async function chainPipeline(request: APIRequestContext, lead: TestUser, project
     version: pipeline.version,
     nodes: [
       { id: root.id, kind: 'root', name: root.name, x: 0, y: 0 },
-      ...keys.map((key, i) => ({ tmp_id: key, kind: 'stage', name: `Stage ${key.slice(1)}`, x: 200 * (i + 1), y: 0 })),
+      ...keys.map((key, i) => ({
+        tmp_id: key,
+        kind: 'stage',
+        name: `Stage ${key.slice(1)}`,
+        x: placed ? 200 * (i + 1) : 0,
+        y: 0,
+      })),
       { id: end.id, kind: 'end', name: end.name, x: 200 * (count + 1), y: 0 },
     ],
     edges: [
@@ -89,6 +102,37 @@ test('a 500-stage matrix: columns in flow order, only those in view drawn; its e
   for (let i = 0; i < 8; i++) await zoomIn.click();
   await expect(tiny).toHaveCount(0);
   await expect(page.locator('[data-testid="flow-node"][data-kind="stage"]').first()).toContainText(/^Stage \d+/);
+  await page.context().close();
+});
+
+test('a 200-stage pipeline saved without positions: its quick layout comes without links, the layout of elk with them', async ({
+  browser,
+  baseURL,
+  request,
+}) => {
+  const lead = await registerUser(request, { firstName: 'Lena' });
+  const team = await teamWorkspace(request, lead, [], 'Imported studio');
+  const pipeline = await chainPipeline(request, lead, team.project, 200, false);
+  const page = await openAs(browser, baseURL, lead, team.workspace);
+  // Each change of the canvas while its layout is pending: how many stages and links it drew then
+  // (decision 126).
+  await page.addInitScript(() => {
+    const seen: { stages: number; links: number }[] = [];
+    (window as unknown as { pendingDraws: typeof seen }).pendingDraws = seen;
+    new MutationObserver(() => {
+      if (!document.querySelector('[data-layout-pending="true"]')) return;
+      const stages = document.querySelectorAll('[data-testid="flow-node"][data-kind="stage"]').length;
+      if (stages > 0) seen.push({ stages, links: document.querySelectorAll('.react-flow__edge').length });
+    }).observe(document, { childList: true, subtree: true });
+  });
+  await page.goto(`/app/projects/${team.project}/pipelines/${pipeline.id}/edit_flow`);
+  await expect(page.locator('[data-layout-pending="false"]')).toBeVisible({ timeout: 30_000 });
+  const pending = await page.evaluate(() => (window as unknown as { pendingDraws: { links: number }[] }).pendingDraws);
+  expect(pending.length).toBeGreaterThan(0);
+  expect(pending.every((draw) => draw.links === 0)).toBe(true);
+  // Laid out: the links are drawn, and the pipeline is still unchanged.
+  await expect.poll(() => page.locator('.react-flow__edge').count()).toBeGreaterThan(10);
+  await expect(page.getByTestId('flow-status')).toHaveAttribute('data-dirty', 'false');
   await page.context().close();
 });
 

@@ -22,7 +22,7 @@ import { useAddStage } from '../hooks/use-add-stage';
 import { useGraphSave, type TSaveQuestion } from '../hooks/use-graph-save';
 import { useLeaveGuard, useRestoreOnOpen, useUnsavedCopy } from '../hooks/use-unsaved-copy';
 import { createEditorStore, type TEditorState, type TEditorStore } from '../lib/editor-store';
-import { isTmpId, type TFlowNode } from '../lib/graph-model';
+import { isTmpId, type TFlowEdge, type TFlowNode } from '../lib/graph-model';
 import { LargeGraph, layoutGraph, preloadLayout, sameLayout, type TLayoutResult, type TPoint } from '../lib/layout';
 import type { TFlowActions } from './flow-actions';
 import { FlowDialogs, type TAnswer, type TDialogKind } from './flow-dialogs';
@@ -382,11 +382,14 @@ export function FlowEditor({ pipeline, projectId }: { pipeline: TPipeline; proje
  * The diagram with the editor's live nodes and edges: the only part of the editor that re-renders
  * on a drag frame. Every other prop is stable, so React Flow sees just the moved nodes change.
  */
+const noEdges: TFlowEdge[] = [];
 const EditorCanvas = memo(function EditorCanvas({
   store,
   ...props
 }: { store: TEditorStore } & Omit<ComponentProps<typeof PipelineDiagram>, 'nodes' | 'edges'>) {
   const nodes = useStore(store, (s) => s.nodes);
-  const edges = useStore(store, (s) => s.edges);
+  // A large pipeline's quick layout draws its stages without their links: elk's layout, or the first
+  // edit, draws them (docs/decisions.md 126).
+  const edges = useStore(store, (s) => (s.provisional && s.nodes.length >= LargeGraph ? noEdges : s.edges));
   return <PipelineDiagram nodes={nodes} edges={edges} {...props} />;
 });
