@@ -27,8 +27,8 @@ const forbidden = 'Non-members of the workspace get 404; members without the rig
 
 /**
  * How the whole matrix is compressed (docs/decisions.md 124): in one call on the request's own thread,
- * at levels chosen for a large answer (brotli 2, gzip 4: a 10,000-unit matrix in about 30 ms, within
- * 5 % of the default levels' bytes in a third of their time). Streamed through libuv's threads, each
+ * at levels chosen for a large answer (brotli 2, gzip 4: a 10,000-unit matrix in 28 and 38 ms, at most
+ * 6 % more bytes than the default levels in a third of their time). Streamed through libuv's threads, each
  * large answer left glibc's per-thread arenas holding the compressor's memory: 40-60 MB more at the
  * built server's peak.
  */
