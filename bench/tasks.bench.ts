@@ -25,6 +25,7 @@ import { eq, inArray, sql, type SQL } from 'drizzle-orm';
 import Fastify from 'fastify';
 import { buildApp, type App } from '../packages/server/src/app';
 import { countStatements, schema } from '../packages/server/src/db';
+import { writeCursor } from '../packages/server/src/http/cursor';
 import { refreshPipelineReadiness, rowsOf } from '../packages/server/src/features/tasks';
 import {
   call,
@@ -186,7 +187,7 @@ export default async function run(): Promise<void> {
         sql`select name, id from units where pipeline_id = ${matrix.id} order by name, id
           offset ${((k * 37) % pages) * 50} limit 1`,
       );
-      matrixCursors.push(Buffer.from(JSON.stringify([row!.name, row!.id])).toString('base64url'));
+      matrixCursors.push(writeCursor([row!.name, row!.id]));
     }
     const { matrixPlain, matrixKeyed, matrixFiltered } = await inRounds(async (round) => ({
       matrixPlain: await measure(app, meHeaders, Requests, (i) => ({
@@ -259,7 +260,7 @@ export default async function run(): Promise<void> {
           order by coalesce(effective_due, 'infinity'::timestamptz), id offset ${position} limit 1`,
       );
       const due = row!.due === null ? null : new Date(row!.due).toISOString();
-      return { cursor: Buffer.from(JSON.stringify([due, row!.id])).toString('base64url'), due, id: row!.id };
+      return { cursor: writeCursor([due, row!.id]), due, id: row!.id };
     };
     const middle = await keyAt(Math.floor((MatrixUnits * Stages) / 2));
     const plainPage = (after: SQL) =>

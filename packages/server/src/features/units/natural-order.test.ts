@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { TMatrixPage, TProject, TPipelineSummary, TUnitList, TWorkspace } from '@stageline/shared';
+import { writeCursor } from '../../http/cursor';
 import { relaxedLimits } from '../../../test/accounts';
 import { buildTestApp, type TestApp } from '../../../test/helpers';
 import { buildPipeline, buildProject } from '../../../test/pipelines';
@@ -149,7 +150,6 @@ describe('natural order of names', () => {
 
     // The matrix's cursors: a name where a creation time belongs, or a date that is not one, is the
     // same 400, not the database's error.
-    const cursor = (key: unknown[]) => Buffer.from(JSON.stringify(key)).toString('base64url');
     for (const [sort, key] of [
       ['created', ['Shot 1', 1]],
       ['-created', ['2026-02-30T10:00:00.000000Z', 1]],
@@ -158,7 +158,7 @@ describe('natural order of names', () => {
     ] as const) {
       const response = await t.app.inject({
         method: 'GET',
-        url: `/api/units/matrix/?pipeline=${flow.pipeline.id}&sort=${sort}&after=${cursor([...key])}`,
+        url: `/api/units/matrix/?pipeline=${flow.pipeline.id}&sort=${sort}&after=${writeCursor([...key])}`,
         headers: team.member.headers,
       });
       expect(response.statusCode, `${sort} ${JSON.stringify(key)}`).toBe(400);
@@ -168,7 +168,7 @@ describe('natural order of names', () => {
     }
     const good = await t.app.inject({
       method: 'GET',
-      url: `/api/units/matrix/?pipeline=${flow.pipeline.id}&sort=-created&after=${cursor(['2026-11-25T10:00:00.000000Z', 1])}`,
+      url: `/api/units/matrix/?pipeline=${flow.pipeline.id}&sort=-created&after=${writeCursor(['2026-11-25T10:00:00.000000Z', 1])}`,
       headers: team.member.headers,
     });
     expect(good.statusCode).toBe(200);
