@@ -5,7 +5,8 @@
  * mocked, for the pipeline saved with positions (the common case: nothing to lay out) and saved
  * without them (all at one point: elk lays it out): navigation → first stage visible, → every node
  * in view drawn, → elk's layout applied (without positions), → interactive (no long task for
- * 500 ms), and the frame times while a stage is dragged for about a second.
+ * 500 ms), and the frame times while a stage is dragged for about a second. Each case is also opened
+ * on a plain page (`plainScript`), the reference every browser time is printed beside.
  *
  * Env: BENCH_WEB_DIST=dir (an already built app; otherwise `packages/web` is built first),
  * BENCH_CHROMIUM=path (default /usr/bin/chromium), BENCH_RUNS=n (browser runs, default 3),
@@ -14,7 +15,7 @@
  * page's requests and performance marks in time order: slower runs, for finding where time goes).
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { cpus, loadavg } from 'node:os';
@@ -22,7 +23,8 @@ import { extname, join, normalize, resolve } from 'node:path';
 import { chromium, type Page, type Route } from '@playwright/test';
 import { paths, ZMe, ZPipeline, type TMe, type TPipeline } from '@stageline/shared';
 import { buildNode } from '../packages/web/test/pipelines';
-import { layoutGraph } from '../packages/web/src/features/pipelines/lib/layout';
+import { needsLayout, pipelineToSnapshot } from '../packages/web/src/features/pipelines/lib/graph-model';
+import { elkGraph, layoutGraph } from '../packages/web/src/features/pipelines/lib/layout';
 import { chromiumArgs } from '../e2e/support/browser';
 
 /** Results go to stdout as markdown (no console: the linter keeps it for debugging). */
@@ -111,6 +113,10 @@ function percentile(values: readonly number[], p: number): number {
   return sorted[index]!;
 }
 const ms = (value: number) => (Number.isFinite(value) ? `${Math.round(value)} ms` : 'n/a');
+/** The plain page's time for the same case, and the app's time as a multiple of it. */
+export const plainReference = (value: number, plain: number) =>
+  `plain page ${ms(plain)} (×${(value / plain).toFixed(1)})`;
+const besidePlain = (value: number, plain: number) => `${ms(value)}; ${plainReference(value, plain)}`;
 
 // --- (a) layoutGraph in Node
 async function benchLayout(pipeline: TPipeline) {
@@ -150,10 +156,19 @@ const types: Record<string, string> = {
   '.webmanifest': 'application/manifest+json',
 };
 
+/** A file the bench serves itself, beside the built app: the plain reference page. */
+type TServed = { type: string; body: string };
+
 /** The built app from a folder, index.html for every route (the real server does the same). */
-function serveStatic(dist: string): Promise<Server> {
+function serveStatic(dist: string, own: ReadonlyMap<string, TServed>): Promise<Server> {
   const server = createServer((request, response) => {
     const pathname = decodeURIComponent(new URL(request.url ?? '/', 'http://x').pathname);
+    const served = own.get(pathname);
+    if (served) {
+      response.writeHead(200, { 'content-type': served.type, 'content-security-policy': csp });
+      response.end(served.body);
+      return;
+    }
     let file = normalize(join(dist, pathname));
     if (!file.startsWith(dist) || !existsSync(file) || statSync(file).isDirectory()) file = join(dist, 'index.html');
     response.writeHead(200, {
@@ -163,6 +178,117 @@ function serveStatic(dist: string): Promise<Server> {
     response.end(readFileSync(file));
   });
   return new Promise((done) => server.listen(0, '127.0.0.1', () => done(server)));
+}
+
+/**
+ * The reference for the editor's rows: the same pipeline drawn by a page with no framework, measured
+ * by the same probe in the same browser, alternately with the app. It starts elk's worker (the app's
+ * own built worker script) as it loads, fetches the pipeline's boxes and links as JSON, has elk lay
+ * them out when they have no positions (the graph and options the editor sends, `elkGraph`), and
+ * draws every stage as a div and every link as an SVG path, fitted to the window: the floor for the
+ * same work on the same machine at that moment, so a slow or busy machine shows in both.
+ */
+const plainScript = `
+const worker = new Worker(document.documentElement.dataset.worker, { type: 'module' });
+const replies = new Map();
+worker.onmessage = (event) => replies.get(event.data.id)?.(event.data);
+const ask = (message) =>
+  new Promise((resolve, reject) => {
+    replies.set(message.id, (reply) => (reply.error ? reject(new Error(String(reply.error))) : resolve(reply.data)));
+    worker.postMessage(message);
+  });
+void ask({ id: 0, cmd: 'register', algorithms: ['layered'] });
+const name = new URLSearchParams(location.search).get('case');
+const graph = await (await fetch('/__plain/' + name + '.json')).json();
+let nodes = graph.nodes;
+let routes = null;
+if (graph.elk) {
+  const laid = await ask({ id: 1, cmd: 'layout', graph: graph.elk, layoutOptions: {}, options: {} });
+  const at = new Map(laid.children.map((child) => [child.id, child]));
+  nodes = nodes.map((n) => ({ ...n, x: at.get(n.id).x, y: at.get(n.id).y }));
+  routes = laid.edges.map((edge) => {
+    const section = edge.sections[0];
+    return [section.startPoint, ...(section.bendPoints ?? []), section.endPoint];
+  });
+}
+const byId = new Map(nodes.map((n) => [n.id, n]));
+routes ??= graph.edges.map(([source, target]) => {
+  const a = byId.get(source);
+  const b = byId.get(target);
+  const from = { x: a.x + a.width, y: a.y + a.height / 2 };
+  const to = { x: b.x, y: b.y + b.height / 2 };
+  const middle = (from.x + to.x) / 2;
+  return [from, { x: middle, y: from.y }, { x: middle, y: to.y }, to];
+});
+const left = Math.min(...nodes.map((n) => n.x));
+const top = Math.min(...nodes.map((n) => n.y));
+const width = Math.max(...nodes.map((n) => n.x + n.width)) - left;
+const height = Math.max(...nodes.map((n) => n.y + n.height)) - top;
+const zoom = Math.min(1.25, Math.max(0.05, Math.min(innerWidth / (width * 1.3), innerHeight / (height * 1.3))));
+const pane = document.createElement('div');
+pane.className = 'react-flow';
+pane.style.cssText = 'position:fixed;inset:0;overflow:hidden';
+const view = document.createElement('div');
+view.style.cssText =
+  'position:absolute;left:0;top:0;transform-origin:0 0;transform:translate(' +
+  ((innerWidth - width * zoom) / 2 - left * zoom) + 'px,' + ((innerHeight - height * zoom) / 2 - top * zoom) + 'px) scale(' + zoom + ')';
+const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+svg.setAttribute('style', 'position:absolute;overflow:visible;width:1px;height:1px');
+for (const points of routes) {
+  const path = document.createElementNS('http://www.w3.org/2000/svg', 'path');
+  path.setAttribute('d', 'M ' + points.map((p) => p.x + ' ' + p.y).join(' L '));
+  path.setAttribute('fill', 'none');
+  path.setAttribute('stroke', '#868e96');
+  path.setAttribute('stroke-width', '1.5');
+  svg.append(path);
+}
+view.append(svg);
+for (const n of nodes) {
+  const box = document.createElement('div');
+  box.className = 'react-flow__node react-flow__node-' + n.kind;
+  box.style.cssText =
+    'position:absolute;box-sizing:border-box;border:1px solid #868e96;border-radius:8px;background:#fff;font:12px sans-serif;' +
+    'width:' + n.width + 'px;height:' + n.height + 'px;transform:translate(' + n.x + 'px,' + n.y + 'px)';
+  box.textContent = n.name;
+  view.append(box);
+}
+pane.append(view);
+document.body.append(pane);
+`;
+
+/** The plain page's files: its page and script, and each case's boxes, links and elk graph. */
+function plainFiles(dist: string, scenarios: readonly TScenario[]): Map<string, TServed> {
+  const worker = readdirSync(join(dist, 'assets')).find((file) => /^layout\.worker-.*\.js$/.test(file));
+  if (!worker) throw new Error(`no layout worker in ${dist}/assets`);
+  const files = new Map<string, TServed>([
+    [
+      '/__plain/',
+      {
+        type: 'text/html; charset=utf-8',
+        body: `<!doctype html><html data-worker="/assets/${worker}"><head><meta charset="utf-8"><title>plain</title></head><body style="margin:0"><script type="module" src="/__plain/plain.js"></script></body></html>`,
+      },
+    ],
+    ['/__plain/plain.js', { type: 'text/javascript', body: plainScript }],
+  ]);
+  for (const { name, pipeline } of scenarios) {
+    const snapshot = pipelineToSnapshot(pipeline);
+    const nodes = snapshot.nodes.map((n) => ({
+      id: n.id,
+      kind: n.data.kind,
+      name: n.data.name,
+      x: n.position.x,
+      y: n.position.y,
+      width: n.width!,
+      height: n.height!,
+    }));
+    const body = {
+      nodes,
+      edges: snapshot.edges.map((e) => [e.source, e.target]),
+      elk: needsLayout(snapshot.nodes) ? elkGraph(nodes, snapshot.edges, snapshot.layout) : null,
+    };
+    files.set(`/__plain/${name}.json`, { type: 'application/json', body: JSON.stringify(body) });
+  }
+  return files;
 }
 
 const me: TMe = ZMe.parse({
@@ -348,7 +474,9 @@ async function openAndDrag(page: Page, url: string, profileTo?: string): Promise
           at: e.startTime,
           text: `${Math.round(e.startTime)} → ${Math.round((e as PerformanceResourceTiming).responseEnd)} ms  ${e.name.replace(location.origin, '').slice(0, 90)}`,
         })),
-        ...performance.getEntriesByType('mark').map((e) => ({ at: e.startTime, text: `${Math.round(e.startTime)} ms  mark ${e.name}` })),
+        ...performance
+          .getEntriesByType('mark')
+          .map((e) => ({ at: e.startTime, text: `${Math.round(e.startTime)} ms  mark ${e.name}` })),
       ]
         .sort((a, b) => a.at - b.at)
         .map((e) => e.text),
@@ -391,9 +519,12 @@ async function openAndDrag(page: Page, url: string, profileTo?: string): Promise
 
 type TScenario = { name: string; pipeline: TPipeline };
 
+/** The name under which a case's plain reference page is kept and served. */
+export const plainOf = (name: string) => `${name}-plain`;
+
 async function benchBrowser(scenarios: readonly TScenario[]) {
   const dist = webDist();
-  const server = await serveStatic(dist);
+  const server = await serveStatic(dist, plainFiles(dist, scenarios));
   const { port } = server.address() as AddressInfo;
   const base = `http://127.0.0.1:${port}`;
   const browser = await chromium.launch({
@@ -401,15 +532,20 @@ async function benchBrowser(scenarios: readonly TScenario[]) {
     args: chromiumArgs,
   });
   const unknown = new Set<string>();
-  const runs = new Map<string, TRun[]>(scenarios.map((s) => [s.name, []]));
+  // Each case in the app, then drawn by the plain page: alternated, so a change of the machine's
+  // load falls on all alike.
+  const targets = scenarios.flatMap(({ name, pipeline }) => [
+    { name, pipeline, url: `${base}${paths.app.pipelineFlow(ProjectId, PipelineId)}` },
+    { name: plainOf(name), pipeline, url: `${base}/__plain/?case=${name}` },
+  ]);
+  const runs = new Map<string, TRun[]>(targets.map((t) => [t.name, []]));
   const errors: string[] = [];
   const profiles = process.env.BENCH_PROFILE ? resolve(process.env.BENCH_PROFILE) : null;
   if (profiles) mkdirSync(profiles, { recursive: true });
   try {
     const count = Number(process.env.BENCH_RUNS ?? 3);
-    // Alternating the cases, so a change of the machine's load falls on both alike.
-    for (let i = 0; i < count * scenarios.length; i++) {
-      const { name, pipeline } = scenarios[i % scenarios.length]!;
+    for (let i = 0; i < count * targets.length; i++) {
+      const { name, pipeline, url } = targets[i % targets.length]!;
       const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
       await context.addInitScript(
         ({ tokens }) => {
@@ -422,8 +558,9 @@ async function benchBrowser(scenarios: readonly TScenario[]) {
       await context.route('**/api/**', mockApi(pipeline, unknown));
       const page = await context.newPage();
       page.on('pageerror', (error) => errors.push(error.message));
-      const url = `${base}${paths.app.pipelineFlow(ProjectId, PipelineId)}`;
-      const profileTo = profiles ? join(profiles, `${name}-${Math.floor(i / scenarios.length) + 1}.cpuprofile`) : undefined;
+      const profileTo = profiles
+        ? join(profiles, `${name}-${Math.floor(i / targets.length) + 1}.cpuprofile`)
+        : undefined;
       runs.get(name)!.push(await openAndDrag(page, url, profileTo));
       await context.close();
     }
@@ -480,19 +617,25 @@ export default async function run(): Promise<void> {
   ]);
   const withPositions = browser.results.get('placed')!;
   const without = browser.results.get('unplaced')!;
+  const plainPlaced = browser.results.get(plainOf('placed'))!;
+  const plainWithout = browser.results.get(plainOf('unplaced'))!;
   print(`${Stages} stages, ${unplaced.edges.length} connections; ${machine}`);
   print(`Load average (1 / 5 / 15 min) at the start ${loadBefore}, at the end ${load()}`);
   print(
-    `Chromium headless, software rendering, 1440×900; ${browser.runs} runs per case (medians); app: ${browser.dist}\n`,
+    `Chromium headless, software rendering, 1440×900; ${browser.runs} runs per case (medians), each beside the plain page (no framework: elk in a worker, a div per stage, a path per link); app: ${browser.dist}\n`,
   );
   print('| measure | saved with positions | saved without positions |');
   print('|---|---|---|');
   print(`| layoutGraph in Node, cold (loads elk) / warm (median of 5) | — | ${ms(layout.cold)} / ${ms(layout.warm)} |`);
-  const row = (label: string, pick: (r: typeof without) => string) =>
-    print(`| ${label} | ${pick(withPositions)} | ${pick(without)} |`);
-  row('navigation → first stage visible', (r) => ms(r.firstNode));
-  row('navigation → every node in view drawn (node count settled)', (r) => ms(r.allNodes));
-  row('navigation → laid out (stages apart, no layout pending)', (r) => ms(r.laidOut));
-  row(`navigation → interactive (no long task for ${QuietMs} ms)`, (r) => ms(r.interactive));
-  row('drag: frame time median / p95', (r) => `${ms(r.dragMedian)} / ${ms(r.dragP95)} (${r.frames} frames)`);
+  const row = (label: string, pick: (r: typeof without) => number) =>
+    print(
+      `| ${label} | ${besidePlain(pick(withPositions), pick(plainPlaced))} | ${besidePlain(pick(without), pick(plainWithout))} |`,
+    );
+  row('navigation → first stage visible', (r) => r.firstNode);
+  row('navigation → every node in view drawn (node count settled)', (r) => r.allNodes);
+  row('navigation → laid out (stages apart, no layout pending)', (r) => r.laidOut);
+  row(`navigation → interactive (no long task for ${QuietMs} ms)`, (r) => r.interactive);
+  print(
+    `| drag: frame time median / p95 | ${ms(withPositions.dragMedian)} / ${ms(withPositions.dragP95)} (${withPositions.frames} frames) | ${ms(without.dragMedian)} / ${ms(without.dragP95)} (${without.frames} frames) |`,
+  );
 }

@@ -35,7 +35,7 @@ import { loadConfig } from '../packages/server/src/config';
 import { openDatabase, schema } from '../packages/server/src/db';
 import { hashPassword } from '../packages/server/src/features/auth';
 import { firstScreenLoads, Goals, ownChunkBytes, readManifest, Screens } from '../scripts/bundles';
-import { benchEditor } from './pipeline-editor.bench';
+import { benchEditor, plainOf, plainReference } from './pipeline-editor.bench';
 import { selectUnits } from '../packages/web/src/features/units/lib/whole-matrix';
 import { chromiumArgs } from '../e2e/support/browser';
 
@@ -379,6 +379,9 @@ export default async function run(): Promise<void> {
   const editor = await benchEditor();
   const placed = editor.results.get('placed')!;
   const unplaced = editor.results.get('unplaced')!;
+  const plainPlaced = editor.results.get(plainOf('placed'))!;
+  const plainUnplaced = editor.results.get(plainOf('unplaced'))!;
+  const settled = (r: typeof unplaced) => Math.max(r.laidOut, r.interactive);
   print(
     `| JS before \`/login\` is usable (brotli) | ${kb(loads.login.brotliBytes)} in ${loads.login.requests} files | — | ≤ 150 KB in ≤ 10 | ${mark(loads.login.brotliBytes <= Goals.login.brotliBytes && loads.login.requests <= Goals.login.requests)} |`,
   );
@@ -395,9 +398,9 @@ export default async function run(): Promise<void> {
   );
   print(scrollLine);
   print(
-    `| 500-stage pipeline, saved with positions: interactive | ${ms(placed.interactive)} | — | ≤ 1,000 ms | ${mark(placed.interactive <= 1000)} |`,
+    `| 500-stage pipeline, saved with positions: interactive | ${ms(placed.interactive)} | ${plainReference(placed.interactive, plainPlaced.interactive)} | ≤ 1,000 ms | ${mark(placed.interactive <= 1000)} |`,
   );
   print(
-    `| 500 stages without positions: laid out and interactive | ${ms(Math.max(unplaced.laidOut, unplaced.interactive))} | — | ≤ 1,500 ms | ${mark(Math.max(unplaced.laidOut, unplaced.interactive) <= 1500)} |`,
+    `| 500 stages without positions: laid out and interactive | ${ms(settled(unplaced))} | ${plainReference(settled(unplaced), settled(plainUnplaced))} | ≤ 1,500 ms | ${mark(settled(unplaced) <= 1500)} |`,
   );
 }

@@ -94,7 +94,8 @@ function ports(n: TLayoutNode, orientation: TLayout) {
   ];
 }
 
-function elkGraph(nodes: readonly TLayoutNode[], edges: readonly TLayoutEdge[], orientation: TLayout): ElkNode {
+/** The graph elk is given, with our options: exported for the editor bench's plain reference page. */
+export function elkGraph(nodes: readonly TLayoutNode[], edges: readonly TLayoutEdge[], orientation: TLayout): ElkNode {
   const ids = new Set(nodes.map((n) => n.id));
   return {
     id: 'root',
