@@ -1,6 +1,7 @@
 import type { APIRequestContext, Locator, Page } from '@playwright/test';
 import { registerUser, signInAs, type TestUser } from './support/accounts';
 import { expect, snap, test } from './support/fixtures';
+import { openPalette } from './support/palette';
 
 async function api<T>(request: APIRequestContext, user: TestUser, path: string, data: unknown): Promise<T> {
   const response = await request.post(`/api/${path}`, { data, headers: { Authorization: `Bearer ${user.access}` } });
@@ -188,4 +189,34 @@ test('build a pipeline with the mouse, save, reload, and restore unsaved work', 
   await page.getByTestId('flow-restore-accept').click();
   await expect(stages(page)).toHaveCount(3);
   await snap(page, 'flow-editor-en-dark');
+});
+
+test('the editor asks only for what it draws: no live-event code, markdown parser or saved views until needed', async ({
+  page,
+  request,
+}) => {
+  const user = await registerUser(request);
+  const workspace = await api<{ id: number }>(request, user, 'workspaces/', { name: 'Quiet studio' });
+  const project = await api<{ id: number }>(request, user, 'projects/', { workspace: workspace.id, name: 'Film' });
+  const pipeline = await api<{ id: number }>(request, user, 'pipelines/', {
+    project: project.id,
+    name: 'Shots',
+    layout: 'horizontal',
+  });
+  await signInAs(page, user);
+  await page.evaluate((id) => localStorage.setItem('current_workspace', String(id)), workspace.id);
+  const asked: string[] = [];
+  page.on('request', (r) => asked.push(new URL(r.url()).pathname));
+  await page.goto(`/app/projects/${project.id}/pipelines/${pipeline.id}/edit_flow`);
+  await expect(node(page, 'end')).toBeVisible();
+  // The shell's live stream is open, so the shell has run every effect it has at mount.
+  await expect.poll(() => asked.includes('/api/events/')).toBe(true);
+  await page.evaluate(() => new Promise((done) => setTimeout(done, 500)));
+  // docs/decisions.md 128: the dispatcher comes with the first live event, the markdown parser with
+  // a browser pop-up, and the palette's saved views when it opens.
+  expect(asked.filter((path) => /\/assets\/(dispatch|markdown)-/.test(path) || path.startsWith('/api/views/'))).toEqual(
+    [],
+  );
+  await openPalette(page);
+  await expect.poll(() => asked.some((path) => path.startsWith('/api/views/'))).toBe(true);
 });

@@ -1,6 +1,6 @@
 import { Badge, Group, Loader, Text, useMantineColorScheme } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { createSpotlight, Spotlight } from '@mantine/spotlight';
+import { createSpotlight, Spotlight, useSpotlight } from '@mantine/spotlight';
 import {
   IconBell,
   IconBookmark,
@@ -76,9 +76,11 @@ export function CommandPalette() {
   const [debounced] = useDebouncedValue(query.trim(), 200);
   const search = useQuery(searchQueryOptions(debounced));
   const screenCommands = useCommandsStore((state) => state.byOwner);
+  // The project's saved views are asked for when the palette opens, not by every screen it sits on.
+  const { opened } = useSpotlight(paletteStore);
   const views = useQuery({
     ...viewsQueryOptions(context.projectId ?? 0, 'matrix'),
-    enabled: context.projectId !== undefined,
+    enabled: opened && context.projectId !== undefined,
   });
 
   const go = (path: string, recent?: Omit<TRecent, 'key'>) => {

@@ -51,6 +51,11 @@ export async function askBrowserPermission(t: (key: string) => string): Promise<
   return false;
 }
 
+/** Whether a pop-up would show now: the user asked for them, the browser allows them, the tab is hidden. */
+export function browserNotificationWanted(enabled: boolean): boolean {
+  return enabled && browserPermission() === 'granted' && document.hidden;
+}
+
 /**
  * A system pop-up for a live notification while the tab is hidden and the user asked for them;
  * clicking it brings the tab forward and opens `path`. Answers whether one was shown.
@@ -59,7 +64,7 @@ export function showBrowserNotification(
   options: { enabled: boolean; title: string; body: string; tag: string; path: string | null },
   open: (path: string) => void,
 ): boolean {
-  if (!options.enabled || browserPermission() !== 'granted' || !document.hidden) return false;
+  if (!browserNotificationWanted(options.enabled)) return false;
   try {
     const popup = new Notification(options.title, { body: options.body, tag: options.tag, icon: '/favicon.svg' });
     popup.onclick = () => {

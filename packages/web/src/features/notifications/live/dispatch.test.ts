@@ -85,7 +85,7 @@ describe('live event dispatch', () => {
     });
   });
 
-  it('shows a browser notification only when enabled, allowed and the tab is hidden', () => {
+  it('shows a browser notification only when enabled, allowed and the tab is hidden', async () => {
     const shown: { title: string; options: NotificationOptions }[] = [];
     class FakeNotification {
       static permission: NotificationPermission = 'granted';
@@ -116,12 +116,16 @@ describe('live event dispatch', () => {
 
     FakeNotification.permission = 'granted';
     dispatchLiveEvent({ type: 'notification', data: notification }, deps);
-    expect(shown).toEqual([
-      {
-        title: 'Bob mentioned you in Shot 1 · Compositing',
-        options: expect.objectContaining({ body: 'please look @ada', tag: 'stageline-notification-7' }) as unknown,
-      },
-    ]);
+    // The pop-up's text waits for the markdown parser's chunk; a pop-up the cases above had wrongly
+    // started would come first (the same import), so exactly one here means none of them did.
+    await vi.waitFor(() =>
+      expect(shown).toEqual([
+        {
+          title: 'Bob mentioned you in Shot 1 · Compositing',
+          options: expect.objectContaining({ body: 'please look @ada', tag: 'stageline-notification-7' }) as unknown,
+        },
+      ]),
+    );
     hidden.mockRestore();
   });
 

@@ -1,7 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { EventSourceMessage } from 'eventsource-parser';
 import { ZLiveEvent, type TLiveEvent, type TMe } from '@stageline/shared';
-import { markdownToPlainText } from '@stageline/shared/markdown';
 import { attachmentKeys } from '../../attachments';
 import { meQueryKey } from '../../auth';
 import { applyCommentEvent } from '../../comments';
@@ -10,7 +9,7 @@ import { isWorkloadKey, projectKeys } from '../../projects';
 import { taskKeys } from '../../tasks';
 import { taskChanged, unitKeys } from '../../units';
 import { notificationKeys } from '../api';
-import { showBrowserNotification } from '../lib/browser-notifications';
+import { browserNotificationWanted, showBrowserNotification } from '../lib/browser-notifications';
 import { describeNotification, notificationPath } from '../lib/describe';
 
 /** An SSE message as a live event: `event:` names the type, `data:` is its JSON. Null if unknown. */
@@ -45,16 +44,16 @@ export function dispatchLiveEvent(event: TLiveEvent, deps: TDispatchDeps): void 
       invalidate(notificationKeys.all);
       const sentence = describeNotification(event.data, deps.t);
       deps.toast({ kind: 'info', title: deps.t('New notification'), message: sentence });
-      const me = queryClient.getQueryData<TMe>(meQueryKey);
-      showBrowserNotification(
-        {
-          enabled: me?.notify_browser === true,
-          title: sentence,
-          body: markdownToPlainText(event.data.text),
-          tag: `stageline-notification-${event.data.id}`,
-          path: notificationPath(event.data),
-        },
-        deps.navigate,
+      const enabled = queryClient.getQueryData<TMe>(meQueryKey)?.notify_browser === true;
+      // The markdown parser (remark) loads only for a pop-up: the shell never carries it.
+      if (!browserNotificationWanted(enabled)) return;
+      const { text, id } = event.data;
+      const path = notificationPath(event.data);
+      void import('@stageline/shared/markdown').then(({ markdownToPlainText }) =>
+        showBrowserNotification(
+          { enabled, title: sentence, body: markdownToPlainText(text), tag: `stageline-notification-${id}`, path },
+          deps.navigate,
+        ),
       );
       return;
     }

@@ -7,6 +7,8 @@ import { currentLanguage, i18n } from '../../../shared/i18n';
 import { createLiveStream, type TLiveStream } from '../../../shared/live/live-stream';
 import { showToast } from '../../../shared/ui/toast';
 
+const loadDispatcher = () => import('./dispatch');
+
 /** The stream of the tab, for tests and the debug console. */
 let active: TLiveStream | null = null;
 export const activeLiveStream = () => active;
@@ -24,13 +26,16 @@ export function LiveEvents() {
   }, [navigate]);
 
   useEffect(() => {
-    const dispatcher = import('./dispatch');
+    let dispatcher: ReturnType<typeof loadDispatcher> | null = null;
     const stream = createLiveStream({
       url: '/api/events/',
       getToken: () => tokenStore.get()?.access ?? null,
       refresh: () => api.refresh(),
       getLanguage: currentLanguage,
       onMessage: (message) => {
+        // Loaded with the first event, not with the shell: every later event waits on the same
+        // promise, so events are handled in the order they came.
+        dispatcher ??= loadDispatcher();
         void dispatcher.then(({ parseLiveMessage, dispatchLiveEvent }) => {
           const event = parseLiveMessage(message);
           if (!event) return;
