@@ -9,6 +9,21 @@ async function api<T>(request: APIRequestContext, user: TestUser, path: string, 
   return (await response.json()) as T;
 }
 
+/** A new user's workspace, project and empty horizontal pipeline, signed in: the editor's path. */
+async function emptyPipelineEditor(page: Page, request: APIRequestContext, studio: string): Promise<string> {
+  const user = await registerUser(request);
+  const workspace = await api<{ id: number }>(request, user, 'workspaces/', { name: studio });
+  const project = await api<{ id: number }>(request, user, 'projects/', { workspace: workspace.id, name: 'Film' });
+  const pipeline = await api<{ id: number }>(request, user, 'pipelines/', {
+    project: project.id,
+    name: 'Shots',
+    layout: 'horizontal',
+  });
+  await signInAs(page, user);
+  await page.evaluate((id) => localStorage.setItem('current_workspace', String(id)), workspace.id);
+  return `/app/projects/${project.id}/pipelines/${pipeline.id}/edit_flow`;
+}
+
 const stages = (page: Page) => page.locator('[data-testid="flow-node"][data-kind="stage"]');
 const edges = (page: Page) => page.locator('.react-flow__edge');
 const node = (page: Page, kind: 'root' | 'end') => page.locator(`[data-testid="flow-node"][data-kind="${kind}"]`);
@@ -65,17 +80,7 @@ async function connect(page: Page, from: Locator, to: Locator) {
 
 test('build a pipeline with the mouse, save, reload, and restore unsaved work', async ({ page, request }) => {
   test.setTimeout(90_000);
-  const user = await registerUser(request);
-  const workspace = await api<{ id: number }>(request, user, 'workspaces/', { name: 'Editor studio' });
-  const project = await api<{ id: number }>(request, user, 'projects/', { workspace: workspace.id, name: 'Film' });
-  const pipeline = await api<{ id: number }>(request, user, 'pipelines/', {
-    project: project.id,
-    name: 'Shots',
-    layout: 'horizontal',
-  });
-  await signInAs(page, user);
-  await page.evaluate((id) => localStorage.setItem('current_workspace', String(id)), workspace.id);
-  const editor = `/app/projects/${project.id}/pipelines/${pipeline.id}/edit_flow`;
+  const editor = await emptyPipelineEditor(page, request, 'Editor studio');
   await page.goto(editor);
   await expect(node(page, 'root')).toBeVisible();
   await expect(node(page, 'end')).toBeVisible();
@@ -195,19 +200,10 @@ test('the editor asks only for what it draws: no live-event code, markdown parse
   page,
   request,
 }) => {
-  const user = await registerUser(request);
-  const workspace = await api<{ id: number }>(request, user, 'workspaces/', { name: 'Quiet studio' });
-  const project = await api<{ id: number }>(request, user, 'projects/', { workspace: workspace.id, name: 'Film' });
-  const pipeline = await api<{ id: number }>(request, user, 'pipelines/', {
-    project: project.id,
-    name: 'Shots',
-    layout: 'horizontal',
-  });
-  await signInAs(page, user);
-  await page.evaluate((id) => localStorage.setItem('current_workspace', String(id)), workspace.id);
+  const editor = await emptyPipelineEditor(page, request, 'Quiet studio');
   const asked: string[] = [];
   page.on('request', (r) => asked.push(new URL(r.url()).pathname));
-  await page.goto(`/app/projects/${project.id}/pipelines/${pipeline.id}/edit_flow`);
+  await page.goto(editor);
   await expect(node(page, 'end')).toBeVisible();
   // The shell's live stream is open, so the shell has run every effect it has at mount.
   await expect.poll(() => asked.includes('/api/events/')).toBe(true);
