@@ -83,3 +83,26 @@ test('one-key shortcuts: ? lists them, g n goes to notifications, r opens the re
   await page.keyboard.press('n');
   await expect(page).toHaveURL(/\/app\/notifications$/);
 });
+
+test("the palette's theme command offers the scheme the page does not show, System included", async ({
+  browser,
+  baseURL,
+  request,
+}) => {
+  const user = await registerUser(request, { firstName: 'Nadia' });
+  const team = await teamWorkspace(request, user, [], uniqueName('Themes'));
+  const page = await openAs(browser, baseURL, user, team.workspace);
+  // No stored choice ("System") on a dark system: the page is dark, so the command is the light theme.
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.evaluate(() => localStorage.removeItem('theme'));
+  await page.goto('/app');
+  await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', 'dark');
+  await openPalette(page);
+  await page.getByTestId('palette-search').fill('theme');
+  await page.getByTestId('palette-entry').filter({ hasText: 'Switch to the light theme' }).click();
+  await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', 'light');
+  await openPalette(page);
+  await page.getByTestId('palette-search').fill('theme');
+  await expect(page.getByTestId('palette-entry').filter({ hasText: 'Switch to the dark theme' })).toBeVisible();
+  await page.keyboard.press('Escape');
+});

@@ -1,5 +1,6 @@
-import type { Page } from '@playwright/test';
-import { expect, snap, test } from './support/fixtures';
+import type { Page, Route } from '@playwright/test';
+import { readManifest } from '../scripts/bundles';
+import { expect, interactive, snap, test } from './support/fixtures';
 
 async function chooseRussianDark(page: Page) {
   await page.getByTestId('language-switcher').click();
@@ -137,5 +138,43 @@ test.describe('public pages', () => {
     );
     await expect(page.getByTestId('running-version-number')).toBeVisible();
     await snap(page, 'versions-ru-dark');
+  });
+
+  test("a switcher pressed just as its menu's code arrives opens its menu (entry 118)", async ({ page }) => {
+    // The menu's module is held back until the button is pressed, and arrives between the press and
+    // the release. The menu draws its own button: put in place then, it would lose the click.
+    const menuChunk = readManifest()['src/shared/ui/switcher-menu.tsx']!.file;
+    const held: Route[] = [];
+    let release = false;
+    await page.route(`**/${menuChunk}`, async (route) => {
+      if (release) await route.continue();
+      else held.push(route);
+    });
+    await page.goto('/versions');
+    await interactive(page);
+    await expect.poll(() => held.length).toBeGreaterThan(0);
+    const button = page.getByTestId('language-switcher');
+    await button.evaluate((element) => element.setAttribute('data-placeholder', ''));
+    const box = (await button.boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.down();
+    release = true;
+    for (const route of held) await route.continue();
+    // The module has arrived and run while the button is still held down.
+    await expect
+      .poll(() =>
+        page.evaluate(
+          (file) => performance.getEntriesByType('resource').some((entry) => entry.name.endsWith(file)),
+          menuChunk,
+        ),
+      )
+      .toBe(true);
+    // Time for React to put the menu in place, as it did before the release was awaited.
+    await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 200)));
+    await page.mouse.up();
+    await expect(page.getByTestId('language-ru')).toBeVisible();
+    await expect(page.locator('[data-testid="language-switcher"][data-placeholder]')).toHaveCount(0);
+    await page.getByTestId('language-ru').click();
+    await expect(page.getByRole('heading', { level: 1, name: 'История версий' })).toBeVisible();
   });
 });

@@ -1,5 +1,17 @@
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Budgets, chunkSources, firstScreenLoads, ownChunkBytes, readManifest, routeModules, Screens } from './bundles';
+import {
+  Budgets,
+  chunkSources,
+  firstScreenLoads,
+  ownChunkBytes,
+  readManifest,
+  routeModules,
+  Screens,
+  staticClosure,
+  webDist,
+} from './bundles';
 
 /**
  * The size budget of issue 14, over the build's manifest (CI builds before `npm test`; without a
@@ -56,5 +68,18 @@ describe('the JS budget of the first screens (brotli, as transferred)', () => {
     const sources = (files: string[]) => files.flatMap((file) => chunkSources(file));
     expect(sources(loads.login.files).filter((source) => /@mantine[\\/]spotlight[\\/]/.test(source))).toEqual([]);
     expect(sources(loads.appShell.files).filter((source) => /@mantine[\\/]form[\\/]/.test(source))).toEqual([]);
+  });
+
+  it("the only chunks over Vite's default 500 kB are elk and the password estimator, loaded when used (entry 129)", () => {
+    const large = Object.entries(manifest)
+      .filter(([, chunk]) => chunk.file.endsWith('.js') && statSync(join(webDist, chunk.file)).size > 500_000)
+      .map(([key, chunk]) => ({ key, file: chunk.file, lazy: chunk.isDynamicEntry === true }));
+    expect(large.map(({ key }) => key).sort()).toEqual([
+      '../../node_modules/elkjs/lib/elk.bundled.js',
+      'src/features/auth/lib/zxcvbn-estimator.ts',
+    ]);
+    expect(large.every(({ lazy }) => lazy)).toBe(true);
+    const firstLoads = new Set(routeModules(manifest).flatMap((key) => staticClosure(manifest, [Screens.entry, key])));
+    expect(large.filter(({ file }) => firstLoads.has(file))).toEqual([]);
   });
 });

@@ -19,7 +19,7 @@ export async function interactive(page: Page): Promise<void> {
 }
 
 /** Every spec runs against the server global setup started. */
-export const test = base.extend({
+export const test = base.extend<{ closeOwnContexts: void }>({
   // Playwright fixtures must destructure their dependencies, even when there are none.
   // eslint-disable-next-line no-empty-pattern
   baseURL: async ({}, use) => {
@@ -27,6 +27,21 @@ export const test = base.extend({
     if (!url) throw new Error('E2E_BASE_URL is not set: run through playwright.config.ts');
     await use(url);
   },
+  /**
+   * Playwright closes the test's own context, not those a test opens itself (`openAs`, a second
+   * user): left open, their pages kept their live streams and timers running through every later
+   * test of the worker, and loaded the machine until clicks missed their menus. Each is closed when
+   * its test ends (with its screenshot taken first if the test failed).
+   */
+  closeOwnContexts: [
+    async ({ browser }, use) => {
+      const before = new Set(browser.contexts());
+      await use();
+      const opened = browser.contexts().filter((context) => !before.has(context));
+      await Promise.all(opened.map((context) => context.close()));
+    },
+    { auto: true },
+  ],
 });
 
 export { expect };

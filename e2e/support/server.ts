@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import os from 'node:os';
@@ -6,7 +7,17 @@ import path from 'node:path';
 
 export type RunningServer = { url: string; port: number; dataDir: string; stop: () => Promise<void> };
 
-const serverEntry = path.resolve(import.meta.dirname, '../../packages/server/dist/main.js');
+const root = path.resolve(import.meta.dirname, '../..');
+const serverEntry = path.join(root, 'packages/server/dist/main.js');
+/**
+ * Node's flags from `npm run serve` (`--v8-pool-size=1`, docs/decisions.md, entry 124), so the suite
+ * runs the server as a user's `npm start` does.
+ */
+const nodeFlags = (
+  JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: { serve: string } }
+).scripts.serve
+  .split(/\s+/)
+  .filter((word) => word.startsWith('--'));
 
 /** A port nobody listens on now, so PUBLIC_URL can name it before the server starts. */
 export async function freePort(): Promise<number> {
@@ -44,7 +55,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   const port = env.PORT ? Number(env.PORT) : await freePort();
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'stageline-e2e-'));
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [serverEntry], {
+  const child = spawn(process.execPath, [...nodeFlags, serverEntry], {
     env: {
       ...process.env,
       PORT: String(port),

@@ -1,6 +1,11 @@
 import { defineConfig } from 'tsup';
 
-/** Bundles the server into dist/main.js; the shared package (TypeScript source) is bundled in. */
+/**
+ * Bundles the server into dist/main.js; the shared package (TypeScript source) is bundled in.
+ * `sideEffects: false` and pure annotations are for the browser's bundle (docs/decisions.md, entries
+ * 93 and 129); here every imported module runs, as under Node, so the shared package's zod setup
+ * (`import './validation'`) can never be dropped, and the build has nothing to warn about.
+ */
 export default defineConfig({
   entry: ['src/main.ts'],
   format: ['esm'],
@@ -10,4 +15,7 @@ export default defineConfig({
   sourcemap: true,
   clean: true,
   noExternal: ['@stageline/shared'],
+  esbuildOptions(options) {
+    options.ignoreAnnotations = true;
+  },
 });

@@ -109,7 +109,7 @@ export async function buildApp({
   });
   app.decorate('admission', admission);
   registerInputGuard(app);
-  await registerSecurityHeaders(app, config);
+  registerSecurityHeaders(app, config);
   await app.register(compress, { global: true, threshold: 1024 });
 
   const keys = createKeys(await loadSigningSecret(database.db, config));

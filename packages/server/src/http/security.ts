@@ -11,7 +11,7 @@ import type { Config } from '../config';
  * each request, parsing the policy every time (a tenth of a small read's CPU: docs/decisions.md,
  * decisions 116 and 119). A header a route sets itself wins, as before.
  */
-export async function registerSecurityHeaders(app: FastifyInstance, config: Config): Promise<void> {
+export function registerSecurityHeaders(app: FastifyInstance, config: Config): void {
   const https = config.publicUrl?.startsWith('https:') ?? false;
   const headers = helmet({
     contentSecurityPolicy: {

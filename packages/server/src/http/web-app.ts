@@ -44,7 +44,7 @@ export async function registerWebApp(
       root: distDir,
       prefix: '/',
       index: ['index.html'],
-      // The build writes .br and .gz beside each file (packages/web/vite.config.ts).
+      // The build writes .br and .gz beside each file (packages/web/build/precompress.ts).
       preCompressed: true,
       cacheControl: false,
       setHeaders: (res, filePath) => {

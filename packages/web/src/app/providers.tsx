@@ -4,7 +4,7 @@ import { lazy, Suspense, useMemo, type ReactNode } from 'react';
 import { I18nextProvider, useTranslation } from 'react-i18next';
 import { ClientConstants, resolveLanguage, StorageKeys, weekStart } from '@stageline/shared';
 import { i18n } from '../shared/i18n';
-import { cssVariablesResolver, theme } from './theme';
+import { cssVariablesResolver, defaultColorScheme, theme } from './theme';
 
 const colorSchemeManager = localStorageColorSchemeManager({ key: StorageKeys.theme });
 
@@ -42,7 +42,7 @@ function LocalizedMantine({ children }: { children: ReactNode }) {
     <MantineProvider
       theme={localized}
       cssVariablesResolver={cssVariablesResolver}
-      defaultColorScheme="auto"
+      defaultColorScheme={defaultColorScheme}
       colorSchemeManager={colorSchemeManager}
     >
       {children}

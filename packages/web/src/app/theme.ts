@@ -1,4 +1,7 @@
-import { createTheme, darken, lighten, type CSSVariablesResolver } from '@mantine/core';
+import { createTheme, darken, lighten, type CSSVariablesResolver, type MantineColorScheme } from '@mantine/core';
+
+/** A visitor who has not chosen follows the system's scheme (light, dark or system: `theme` in storage). */
+export const defaultColorScheme = 'auto' satisfies MantineColorScheme;
 
 /** The Mantine theme of the app, and of the landing page prerendered at build time. */
 export const theme = createTheme({

@@ -238,6 +238,9 @@ describe('GET events/', () => {
 
   test('a rolled-back change is never streamed, and the gap it leaves holds later events only briefly', async () => {
     const { team, task, flow } = await scene();
+    // The scene's own `units` event may still reach a stream opened now (a fresh stream starts where
+    // the hub has got to): only one newer than it would be the rolled-back change.
+    const [scenes] = await t.database.db.select({ id: sql<string>`max(${schema.events.id})` }).from(schema.events);
     const stream = await open(base, team.member);
     await expect(
       t.database.db.transaction(async (tx) => {
@@ -253,7 +256,7 @@ describe('GET events/', () => {
     const after = await buildComment(t, team.owner, { task }, 'After the gap');
     await stream.next(commentEvent(after.id), 10_000);
     expect(Date.now() - started).toBeLessThan(5000);
-    expect(stream.messages.some((m) => m.event === 'units')).toBe(false);
+    expect(stream.messages.some((m) => m.event === 'units' && m.id > Number(scenes!.id))).toBe(false);
   });
 
   test('closing the app ends open streams at once', async () => {

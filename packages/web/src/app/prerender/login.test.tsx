@@ -42,4 +42,11 @@ describe('renderLoginPage', () => {
     expect(submit).toContain('disabled=""');
     expect(submit).toContain('type="submit"');
   });
+
+  it("draws the theme switcher with the app's default choice, System, as a visitor who has not chosen sees it", () => {
+    const page = renderLoginPage(template, 'en');
+    const switcher = page.match(/<button[^>]*data-testid="theme-switcher"[^>]*>.*?<\/button>/s)?.[0];
+    expect(switcher).toContain('tabler-icon-device-desktop');
+    expect(switcher).not.toContain('tabler-icon-sun');
+  });
 });

@@ -7,11 +7,12 @@ import { I18nextProvider, initReactI18next } from 'react-i18next';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import type { TLanguage } from '@stageline/shared';
 import { baseI18nOptions } from '@stageline/shared/i18n';
-import { cssVariablesResolver, theme } from '../theme';
+import { cssVariablesResolver, defaultColorScheme, theme } from '../theme';
 
 /**
  * One screen of the app rendered to HTML in `language`, inside its layout at `path`, with the
- * app's providers (the light scheme; theme-init.js sets the visitor's before the page paints).
+ * app's providers (the app's default scheme, so the theme switcher shows the icon most visitors
+ * will see; theme-init.js sets the scheme itself before the page paints).
  * No query runs while rendering to a string, so what waits for one (the header's session, the
  * OAuth providers) draws nothing yet. Returns the markup and the translations used, for the page's
  * other texts.
@@ -24,7 +25,11 @@ export function renderScreen(
   void i18n.use(initReactI18next).init({ ...baseI18nOptions, lng: language, initAsync: false });
   const markup = renderToString(
     <I18nextProvider i18n={i18n}>
-      <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="light">
+      <MantineProvider
+        theme={theme}
+        cssVariablesResolver={cssVariablesResolver}
+        defaultColorScheme={defaultColorScheme}
+      >
         <QueryClientProvider client={new QueryClient()}>
           <MemoryRouter initialEntries={[path]}>
             <Routes>

@@ -143,6 +143,16 @@ describe('pipelines', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/app/projects/5/pipelines/7'), lazy);
   });
 
+  it.each(['/app/projects/5/pipelines/404', '/app/projects/5/pipelines/404/edit_flow'])(
+    "%s of a pipeline that does not exist says 'Error wile loading data' and goes to the pipelines",
+    async (path) => {
+      serve('member');
+      const router = renderAt(path);
+      expect(await screen.findByText('Error wile loading data: Pipeline 404', {}, lazy)).toBeInTheDocument();
+      await waitFor(() => expect(router.state.location.pathname).toBe('/app/projects/5/pipelines'), lazy);
+    },
+  );
+
   it('creates a pipeline and opens the flow editor', async () => {
     serve('member', ({ method, url }) =>
       method === 'POST' && url === '/api/pipelines/' ? json(201, { ...pipeline(12, 'Lighting') }) : undefined,

@@ -1,4 +1,4 @@
-import { Badge, Group, Loader, Text, useMantineColorScheme } from '@mantine/core';
+import { Badge, Group, Loader, Text, useComputedColorScheme, useMantineColorScheme } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { createSpotlight, Spotlight, useSpotlight } from '@mantine/spotlight';
 import {
@@ -14,6 +14,7 @@ import {
   IconPlus,
   IconRoute,
   IconSearch,
+  IconSun,
   IconTopologyStar3,
   IconUser,
   IconUsersGroup,
@@ -71,7 +72,9 @@ export function CommandPalette() {
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const context = useRouteContext();
-  const { colorScheme, setColorScheme } = useMantineColorScheme();
+  const { setColorScheme } = useMantineColorScheme();
+  // What the page shows: "System" resolves to light or dark, and the command offers the other one.
+  const shown = useComputedColorScheme('light');
   const [query, setQuery] = useState('');
   const [debounced] = useDebouncedValue(query.trim(), 200);
   const search = useQuery(searchQueryOptions(debounced));
@@ -140,9 +143,9 @@ export function CommandPalette() {
     { key: 'profile', label: t('Profile'), icon: <IconUser size={18} />, run: () => go(paths.app.profile()) },
     {
       key: 'theme',
-      label: colorScheme === 'dark' ? t('Switch to the light theme') : t('Switch to the dark theme'),
-      icon: <IconMoon size={18} />,
-      run: () => setColorScheme(colorScheme === 'dark' ? 'light' : 'dark'),
+      label: shown === 'dark' ? t('Switch to the light theme') : t('Switch to the dark theme'),
+      icon: shown === 'dark' ? <IconSun size={18} /> : <IconMoon size={18} />,
+      run: () => setColorScheme(shown === 'dark' ? 'light' : 'dark'),
     },
     ...Languages.filter((language) => language !== resolveLanguage(i18n.resolvedLanguage)).map((language) => ({
       key: `language:${language}`,
@@ -260,6 +263,8 @@ export function CommandPalette() {
         leftSection={searching ? <Loader size={16} /> : <IconSearch size={18} />}
         aria-label={t('Search or run a command…')}
         data-testid="palette-search"
+        // Open, not closing: a closing palette's search stays in view while its transition runs.
+        data-opened={opened || undefined}
       />
       <Spotlight.ActionsList data-testid="palette-results">
         {groups.map((group) => (

@@ -364,10 +364,8 @@ export function FlowEditor({ pipeline, projectId }: { pipeline: TPipeline; proje
       <StageSettingsDrawer
         projectId={projectId}
         stages={settingsFor}
-        onClose={() => {
-          setSettingsFor(null);
-          keyboard.restoreFocus();
-        }}
+        onClose={() => setSettingsFor(null)}
+        onClosed={keyboard.restoreFocus}
         onSaved={(stages) => {
           store.getState().updateStages(stages);
           queryClient.setQueryData(pipelineQuery(pipelineId).queryKey, store.getState().pipeline);

@@ -42,11 +42,14 @@ export function StageSettingsDrawer({
   projectId,
   stages,
   onClose,
+  onClosed,
   onSaved,
 }: {
   projectId: number;
   stages: TPipelineNode[] | null;
   onClose: () => void;
+  /** Once the drawer has gone (its exit transition ended): where the focus goes next. */
+  onClosed?: () => void;
   onSaved: (stages: TPipelineNode[]) => void;
 }) {
   const { t } = useTranslation();
@@ -55,6 +58,11 @@ export function StageSettingsDrawer({
     <Drawer
       opened={stages !== null}
       onClose={onClose}
+      // The editor gives the focus back to its stage when the drawer has gone: while it is still
+      // closing, its focus trap would take the focus back, and Mantine's own return would aim at
+      // what was focused before a save-first dialog (docs/decisions.md, entry 130).
+      returnFocus={!onClosed}
+      onExitTransitionEnd={onClosed}
       position="right"
       size="md"
       title={bulk ? t('Edit {{count}} stages', { count: stages?.length ?? 0 }) : t('Stage settings')}

@@ -1,20 +1,7 @@
-import {
-  ActionIcon,
-  Alert,
-  Badge,
-  Button,
-  Center,
-  Drawer,
-  Group,
-  Loader,
-  SegmentedControl,
-  Stack,
-  Text,
-  Tooltip,
-} from '@mantine/core';
+import { ActionIcon, Badge, Button, Drawer, Group, SegmentedControl, Stack, Text, Tooltip } from '@mantine/core';
 import { IconMaximize, IconMinimize } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
-import { ReactFlowProvider, useReactFlow } from '@xyflow/react';
+import { useReactFlow } from '@xyflow/react';
 import { useCallback, useEffect, useMemo, useState, type ComponentType, type MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -30,12 +17,12 @@ import {
 import { overdueColor, statusColors, statusFill } from '../../../shared/ui/status-colors';
 import { PageCard } from '../../../shared/ui/page-card';
 import { UserMarkdown } from '../../../shared/ui/user-markdown';
-import { pipelineQuery, usePipeline, withStages } from '../api';
+import { pipelineQuery, withStages } from '../api';
 import classes from '../components/flow.module.css';
 import { PipelineDiagram } from '../components/pipeline-diagram';
+import { RoutePipeline } from '../components/route-pipeline';
 import { StageSettingsDrawer } from '../components/stage-settings-form';
 import { StageSummary } from '../components/stage-summary';
-import { usePipelineRouteIds } from '../hooks/use-route-ids';
 import { usePipelineViewState } from '../hooks/use-pipeline-view-state';
 import { useDiagramLayout } from '../hooks/use-diagram-layout';
 import { pipelineToSnapshot, type TFlowNode } from '../lib/graph-model';
@@ -57,26 +44,10 @@ export type TPipelineFocusProps = {
  * it in the side panel (docs/rules.md §Web).
  */
 export default function PipelineScreen({ Focus }: { Focus?: ComponentType<TPipelineFocusProps> }) {
-  const { t } = useTranslation();
-  const ids = usePipelineRouteIds();
-  const pipeline = usePipeline(ids?.pipelineId ?? 0);
-  if (!ids) return <Alert color="red">{t('Error loading context: no id provided')}</Alert>;
-  if (pipeline.isPending)
-    return (
-      <Center mih={300}>
-        <Loader />
-      </Center>
-    );
-  if (pipeline.isError)
-    return (
-      <Alert color="red" data-testid="pipeline-load-error">
-        {t('Error while loading data')}
-      </Alert>
-    );
   return (
-    <ReactFlowProvider>
-      <PipelineView pipeline={pipeline.data} projectId={ids.projectId} Focus={Focus} />
-    </ReactFlowProvider>
+    <RoutePipeline>
+      {(pipeline, projectId) => <PipelineView pipeline={pipeline} projectId={projectId} Focus={Focus} />}
+    </RoutePipeline>
   );
 }
 
