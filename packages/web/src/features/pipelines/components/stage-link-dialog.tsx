@@ -65,6 +65,10 @@ export function StageLinkDialog({
               onChange={setValue}
               onDropdownOpen={() => setListOpen(true)}
               onDropdownClose={() => setListOpen(false)}
+              // Opening the list marks its first option at once. Mantine's default marks "the
+              // active option" in a timer, and a timer that runs after a quick ↓ unmarks what ↓
+              // chose, so the Enter after it picked nothing (docs/decisions.md, decision 131).
+              selectFirstOptionOnDropdownOpen
               onKeyDown={(event) => {
                 // The select keeps Enter to itself; with its list closed, Enter confirms the choice.
                 if (event.key === 'Enter' && !listOpen && value) {
