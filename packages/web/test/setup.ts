@@ -1,7 +1,8 @@
 import '@testing-library/jest-dom/vitest';
 import { notifications } from '@mantine/notifications';
 import { cleanup } from '@testing-library/react';
-import { afterEach } from 'vitest';
+import { afterEach, beforeAll } from 'vitest';
+import { initI18n } from '../src/shared/i18n';
 
 // The test DOM (happy-dom) lacks the media and layout APIs Mantine and React Flow ask for.
 if (!window.matchMedia) {
@@ -46,4 +47,10 @@ afterEach(() => {
   notifications.clean();
   notifications.cleanQueue();
   localStorage.clear();
+});
+
+// The language is such a store too: a file that switches to Russian must not leave the next file,
+// run in the same worker, reading Russian. Each file starts in English.
+beforeAll(async () => {
+  await initI18n().changeLanguage('en');
 });

@@ -3,7 +3,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import i18next, { type i18n as TI18n } from 'i18next';
 import type { ReactElement } from 'react';
 import { renderToString } from 'react-dom/server';
-import { I18nextProvider, initReactI18next } from 'react-i18next';
+import { I18nextProvider } from 'react-i18next';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import type { TLanguage } from '@stageline/shared';
 import { baseI18nOptions } from '@stageline/shared/i18n';
@@ -22,7 +22,9 @@ export function renderScreen(
   { path, layout, screen }: { path: string; layout: ReactElement; screen: ReactElement },
 ): { markup: string; i18n: TI18n } {
   const i18n = i18next.createInstance();
-  void i18n.use(initReactI18next).init({ ...baseI18nOptions, lng: language, initAsync: false });
+  // Not `use(initReactI18next)`: that would make this instance the process's default, which the
+  // provider below makes needless (and, in tests sharing modules, the next file's language).
+  void i18n.init({ ...baseI18nOptions, lng: language, initAsync: false });
   const markup = renderToString(
     <I18nextProvider i18n={i18n}>
       <MantineProvider

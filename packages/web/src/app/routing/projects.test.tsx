@@ -143,6 +143,22 @@ describe('pipelines', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/app/projects/5/pipelines/7'), lazy);
   });
 
+  it('says a list did not load, and loads it on Try again', async () => {
+    let failures = 1;
+    serve('member', ({ method, url }) =>
+      method === 'GET' && url === '/api/pipelines/?project=5' && failures-- > 0
+        ? json(400, { detail: 'Try later.', code: 'invalid' })
+        : undefined,
+    );
+    renderAt('/app/projects/5/pipelines');
+    const error = await screen.findByTestId('load-error', {}, lazy);
+    expect(error).toHaveTextContent('Error while loading data');
+    expect(screen.queryByTestId('pipeline-row')).toBeNull();
+    fireEvent.click(within(error).getByTestId('load-error-retry'));
+    expect(await screen.findByTestId('pipeline-row', {}, lazy)).toHaveAttribute('data-id', '7');
+    expect(screen.queryByTestId('load-error')).toBeNull();
+  });
+
   it.each(['/app/projects/5/pipelines/404', '/app/projects/5/pipelines/404/edit_flow'])(
     "%s of a pipeline that does not exist says 'Error wile loading data' and goes to the pipelines",
     async (path) => {

@@ -1,4 +1,4 @@
-import { Alert, Button, Center, CloseButton, Group, Loader, Stack, Text, Title } from '@mantine/core';
+import { Button, Center, CloseButton, Group, Loader, Stack, Text, Title } from '@mantine/core';
 import { IconMessageCircle, IconPaperclip } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -10,6 +10,7 @@ import { useMembers } from '../../workspaces';
 import { flattenThread, useCommentThread, useCreateComment, type TCommentTarget } from '../api';
 import { CommentComposer } from './comment-composer';
 import { CommentItem } from './comment-item';
+import { LoadError } from '../../../shared/ui/load-error';
 
 /** A pasted screenshot is called `image.png` by every browser: give it the time it was taken. */
 function named(file: File): File {
@@ -69,9 +70,7 @@ export function CommentsPanel({ target, workspaceId }: { target: TCommentTarget;
           <Loader size="sm" />
         </Center>
       ) : thread.isError ? (
-        <Alert color="red" data-testid="comments-error">
-          {t('Error while loading data')}
-        </Alert>
+        <LoadError retry={thread} testId="comments-error" />
       ) : (
         <>
           {thread.hasPreviousPage ? (

@@ -11,6 +11,7 @@ import { TaskFlags, TaskStatusBadge } from '../../../shared/ui/task-status-badge
 import { TakeTaskButton, useTaskPages, type TTaskListQuery } from '../../tasks';
 import { TeamBadge } from '../../teams';
 import { RequireWorkspace } from '../../workspaces';
+import { LoadError } from '../../../shared/ui/load-error';
 
 /**
  * `/app`: My work in the current workspace (issue 6): ready tasks the caller can work on first, then
@@ -109,9 +110,7 @@ function Section({
       {list.isPending ? (
         <Loader size="sm" />
       ) : list.isError ? (
-        <Text c="red" size="sm">
-          {t('Error while loading data')}
-        </Text>
+        <LoadError retry={list} />
       ) : tasks.length === 0 ? (
         <Text c="dimmed" size="sm" data-testid={`${testId}-empty`}>
           {empty}

@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useDates } from '../../../shared/i18n/use-dates';
 import { outboxQueryOptions } from '../api';
+import { LoadError } from '../../../shared/ui/load-error';
 
 /**
  * `/dev/outbox`: the mail a server without SMTP kept (sign-up codes, reset links), newest first and
@@ -31,7 +32,7 @@ export default function DevOutboxScreen() {
             {t('There is no outbox: mail goes through the SMTP server.')}
           </Alert>
         ) : null}
-        {outbox.isError && !notFound ? <Alert color="red">{t('Error while loading data')}</Alert> : null}
+        {outbox.isError && !notFound ? <LoadError retry={outbox} /> : null}
         {outbox.data?.length === 0 ? (
           <Text c="dimmed" data-testid="dev-outbox-empty">
             {t('No mail yet.')}

@@ -1,4 +1,4 @@
-import { Alert, Button, Center, Group, Loader, Pagination, SegmentedControl, Stack, Text } from '@mantine/core';
+import { Button, Center, Group, Loader, Pagination, SegmentedControl, Stack, Text } from '@mantine/core';
 import { IconBellOff, IconChecks } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
@@ -15,6 +15,7 @@ import {
 } from '../api';
 import { NotificationItem } from '../components/notification-item';
 import { notificationPath } from '../lib/describe';
+import { LoadError } from '../../../shared/ui/load-error';
 
 /** `/app/notifications`: the caller's notifications, newest first, all or unread only. */
 export default function NotificationsScreen() {
@@ -78,9 +79,7 @@ export default function NotificationsScreen() {
           <Loader />
         </Center>
       ) : list.isError ? (
-        <Alert color="red" data-testid="notifications-error">
-          {t('Error while loading data')}
-        </Alert>
+        <LoadError retry={list} testId="notifications-error" />
       ) : list.data.results.length === 0 ? (
         <Stack align="center" gap={4} py="xl" data-testid="notifications-empty">
           <IconBellOff size={32} stroke={1.4} color="var(--mantine-color-dimmed)" />

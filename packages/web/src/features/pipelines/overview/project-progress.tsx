@@ -1,5 +1,4 @@
 import {
-  Alert,
   Anchor,
   Avatar,
   Badge,
@@ -31,6 +30,7 @@ import { overdueColor } from '../../../shared/ui/status-colors';
 import { useProjectWorkload } from '../../projects';
 import { usePipeline } from '../api';
 import { usePipelines } from '../crud-api';
+import { LoadError } from '../../../shared/ui/load-error';
 
 /**
  * The project overview (issue 19, docs/design.md): each pipeline's progress as a bar of its tasks
@@ -43,7 +43,7 @@ export function ProjectProgress({ projectId, canCreate }: { projectId: number; c
   const pipelines = usePipelines(projectId);
   const workload = useProjectWorkload(projectId);
   if (pipelines.isPending) return <Skeleton height={120} radius="md" />;
-  if (pipelines.isError) return <Alert color="red">{t('Error while loading data')}</Alert>;
+  if (pipelines.isError) return <LoadError retry={pipelines} />;
   if (pipelines.data.length === 0)
     return (
       <Paper withBorder radius="md" p="md">
@@ -150,12 +150,7 @@ function StageProgress({ pipelineId }: { pipelineId: number }) {
   const { t } = useTranslation();
   const pipeline = usePipeline(pipelineId);
   if (pipeline.isPending) return <Skeleton height={48} radius="sm" />;
-  if (pipeline.isError)
-    return (
-      <Text size="sm" c="red">
-        {t('Error while loading data')}
-      </Text>
-    );
+  if (pipeline.isError) return <LoadError retry={pipeline} />;
   const { nodes, edges, stage_counters: byStage } = pipeline.data;
   const names = new Map(nodes.map((node) => [node.id, node.name]));
   return (

@@ -1,4 +1,4 @@
-import { Alert, Button, Group, Loader } from '@mantine/core';
+import { Button, Group, Loader } from '@mantine/core';
 import { IconGitBranch, IconPlus } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -9,6 +9,7 @@ import { PageCard } from '../../../shared/ui/page-card';
 import { useOpenProject, useProjectRecord, useWorkspaceAbilities } from '../../projects';
 import { usePipelines } from '../crud-api';
 import { PipelineListTable } from '../crud/pipeline-list-table';
+import { LoadError } from '../../../shared/ui/load-error';
 
 /** The pipelines of a project with their task counters; Create for Members and above. */
 export default function PipelineListScreen() {
@@ -47,7 +48,7 @@ function PipelineList({ project }: { project: TProject }) {
           <Loader />
         </Group>
       ) : pipelines.isError ? (
-        <Alert color="red">{t('Error while loading data')}</Alert>
+        <LoadError retry={pipelines} />
       ) : pipelines.data.length === 0 ? (
         <EmptyState icon={<IconGitBranch size={22} />} title={t('No pipelines yet.')} testId="pipeline-list-empty">
           {t(

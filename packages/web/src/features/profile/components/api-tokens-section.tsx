@@ -1,4 +1,4 @@
-import { Alert, Badge, Button, Group, Loader, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
+import { Badge, Button, Group, Loader, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
 import { DatePickerInput } from '@mantine/dates';
 import { useForm } from '@mantine/form';
 import { useQuery } from '@tanstack/react-query';
@@ -13,6 +13,7 @@ import { SecretOnce } from '../../../shared/ui/secret-once';
 import { Section } from '../../../shared/ui/section';
 import { showToast } from '../../../shared/ui/toast';
 import { apiTokensQueryOptions, createApiToken, revokeApiToken } from '../api';
+import { LoadError } from '../../../shared/ui/load-error';
 
 type TValues = { name: string; scope: TApiTokenScope; expires: Date | null };
 
@@ -124,7 +125,7 @@ export function ApiTokensSection() {
       </form>
 
       {tokens.isPending ? <Loader size="sm" aria-label={t('Loading...')} /> : null}
-      {tokens.isError ? <Alert color="red">{t('Error while loading data')}</Alert> : null}
+      {tokens.isError ? <LoadError retry={tokens} /> : null}
       {tokens.data?.length === 0 ? (
         <Text size="sm" c="dimmed">
           {t('No tokens yet.')}

@@ -1,4 +1,4 @@
-import { Alert, Badge, Button, Group, Loader, Stack, Text } from '@mantine/core';
+import { Badge, Button, Group, Loader, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -8,6 +8,7 @@ import { formError } from '../../../shared/lib/form-errors';
 import { showToast } from '../../../shared/ui/toast';
 import { revokeSession, sessionsQueryOptions } from '../api';
 import { Section } from '../../../shared/ui/section';
+import { LoadError } from '../../../shared/ui/load-error';
 
 /** A readable device name from a user agent: browser and system, or the raw string. */
 export function deviceName(userAgent: string | null): string | null {
@@ -66,7 +67,7 @@ export function SessionsSection() {
       testId="profile-sessions-section"
     >
       {sessions.isPending ? <Loader size="sm" aria-label={t('Loading...')} /> : null}
-      {sessions.isError ? <Alert color="red">{t('Error while loading data')}</Alert> : null}
+      {sessions.isError ? <LoadError retry={sessions} /> : null}
       <Stack gap="sm">
         {(sessions.data ?? []).map((session) => (
           <Group

@@ -1,4 +1,4 @@
-import { Anchor, Badge, Button, Group, Loader, Stack, Text } from '@mantine/core';
+import { Anchor, Badge, Button, Group, Loader, Stack } from '@mantine/core';
 import { IconFolder, IconPlus } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -6,6 +6,7 @@ import { paths } from '@stageline/shared';
 import { EmptyState } from '../../../shared/ui/empty-state';
 import { useProjects } from '../api';
 import { useWorkspaceAbilities } from '../hooks/use-workspace-abilities';
+import { LoadError } from '../../../shared/ui/load-error';
 
 /** The projects of a workspace, each with its pipelines and units counted; Create for Members and above. */
 export function ProjectList({ workspaceId }: { workspaceId: number }) {
@@ -30,11 +31,7 @@ export function ProjectList({ workspaceId }: { workspaceId: number }) {
 
   if (projects.isPending) return <Loader size="sm" />;
   if (projects.isError) {
-    return (
-      <Text c="red" size="sm">
-        {t('Error while loading data')}
-      </Text>
-    );
+    return <LoadError retry={projects} testId="project-list-error" />;
   }
   if (projects.data.length === 0) {
     return (

@@ -10,6 +10,7 @@ import type { TPipelineFocusProps } from '../../pipelines/read-only';
 import { unitQueryOptions } from '../../units';
 import { taskQueryOptions } from '../api';
 import { TaskDetails } from './task-details';
+import { LoadError } from '../../../shared/ui/load-error';
 
 /**
  * The pipeline screen's unit and task view (`?unit=` / `?task=`): the unit's tasks painted on their
@@ -40,11 +41,7 @@ export function PipelineFocus({ pipeline, unitId, taskId, onOpen, onShow }: TPip
   useEffect(() => () => onShow(null), [onShow]);
 
   if (task.isError || unit.isError)
-    return (
-      <Alert color="red" data-testid="pipeline-focus-error">
-        {t('Error while loading data')}
-      </Alert>
-    );
+    return <LoadError retry={[task, unit].filter((query) => query.isError)} testId="pipeline-focus-error" />;
   if ((taskId !== null && !task.data) || !unit.data)
     return (
       <Center mih={120}>

@@ -1,9 +1,10 @@
-import { Alert, Box, Center, Loader } from '@mantine/core';
+import { Box, Center, Loader } from '@mantine/core';
 import { ReactFlowProvider } from '@xyflow/react';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TPipeline } from '@stageline/shared';
 import { PipelineDiagram, pipelineToSnapshot, useDiagramLayout, usePipeline } from '../../pipelines/read-only';
+import { LoadError } from '../../../shared/ui/load-error';
 
 /** The Diagram tab: the task's pipeline, read-only, with the task's stage marked. */
 export function TaskDiagram({ pipelineId, stageId }: { pipelineId: number; stageId: number }) {
@@ -12,10 +13,10 @@ export function TaskDiagram({ pipelineId, stageId }: { pipelineId: number; stage
   if (pipeline.isPending)
     return (
       <Center mih={300}>
-        <Loader />
+        <Loader aria-label={t('Loading...')} />
       </Center>
     );
-  if (pipeline.isError) return <Alert color="red">{t('Error while loading data')}</Alert>;
+  if (pipeline.isError) return <LoadError retry={pipeline} />;
   return (
     <ReactFlowProvider>
       <Diagram pipeline={pipeline.data} stageId={stageId} />

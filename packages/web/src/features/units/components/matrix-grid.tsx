@@ -1,4 +1,4 @@
-import { Center, Loader, Stack, Text } from '@mantine/core';
+import { Center, Loader, Stack } from '@mantine/core';
 import { IconSitemap } from '@tabler/icons-react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useEffect, useMemo, useRef, type KeyboardEvent, type MouseEvent } from 'react';
@@ -8,6 +8,7 @@ import { paths, TaskStatusLabels } from '@stageline/shared';
 import type { TGridRow } from '../lib/whole-matrix';
 import { StatusCell, type TCellContext, type TPeople, type TStage } from './matrix-cell';
 import classes from './matrix.module.css';
+import { LoadError, type TRetryable } from '../../../shared/ui/load-error';
 
 const RowHeight = 36;
 const NameWidth = 240;
@@ -100,6 +101,8 @@ export type TMatrixGridProps = {
   /** Names by user id, for the assignees' avatars in the cells. */
   people?: TPeople;
   state: 'pending' | 'error' | 'ready';
+  /** What "Try again" asks again when the state is 'error'. */
+  retry: TRetryable;
   count: number;
   stages: readonly TStage[];
   rowAt: (index: number) => TGridRow | undefined;
@@ -118,6 +121,7 @@ export function MatrixGrid({
   empty,
   people = nobody,
   state,
+  retry,
   count,
   stages,
   rowAt,
@@ -216,12 +220,7 @@ export function MatrixGrid({
         <Loader />
       </Center>
     );
-  if (state === 'error')
-    return (
-      <Text c="red" data-testid="matrix-error">
-        {t('Error while loading data')}
-      </Text>
-    );
+  if (state === 'error') return <LoadError retry={retry} testId="matrix-error" />;
   if (count === 0)
     return (
       <Stack align="center" py="xl" data-testid="matrix" data-count={0}>

@@ -84,6 +84,7 @@ function WholeMatrix({ filter, ...props }: TMatrixProps) {
       {...props}
       pipelineId={filter.pipeline}
       state={state}
+      retry={query}
       count={page ? page.count : order.length}
       stages={stages}
       rowAt={rowAt}
@@ -131,6 +132,7 @@ function PagedMatrix({ filter, ...props }: TMatrixProps) {
       {...props}
       pipelineId={filter.pipeline}
       state={first.isPending ? 'pending' : first.isError ? 'error' : 'ready'}
+      retry={first}
       count={count}
       stages={stages}
       rowAt={rowAt}

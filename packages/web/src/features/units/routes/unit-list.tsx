@@ -19,6 +19,7 @@ import { useMembers } from '../../workspaces';
 import { matrixPageQueryOptions, wholeMatrixFits, wholeMatrixQueryOptions, type TMatrixFilter } from '../api';
 import { ImportUnitsButton } from '../components/import-dialog';
 import { MatrixPageSize, UnitMatrix } from '../components/unit-matrix';
+import { LoadError } from '../../../shared/ui/load-error';
 
 const sorts = ['name', '-name', 'created', '-created'] as const;
 type TSort = (typeof sorts)[number];
@@ -147,7 +148,7 @@ function UnitList({ project }: { project: TProject }) {
 
   let body: React.ReactNode;
   if (pipelines.isPending) body = null;
-  else if (pipelines.isError) body = <Alert color="red">{t('Error while loading data')}</Alert>;
+  else if (pipelines.isError) body = <LoadError retry={pipelines} />;
   else if (!pipeline)
     body = (
       <Alert color="blue" data-testid="units-no-pipelines">

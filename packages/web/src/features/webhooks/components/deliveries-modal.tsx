@@ -1,4 +1,4 @@
-import { Accordion, Alert, Badge, Button, Code, Group, Loader, Stack, Text } from '@mantine/core';
+import { Accordion, Badge, Button, Code, Group, Loader, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { TWebhook, TWebhookDelivery } from '@stageline/shared';
@@ -6,6 +6,7 @@ import { useDates } from '../../../shared/i18n/use-dates';
 import { formError } from '../../../shared/lib/form-errors';
 import { showToast } from '../../../shared/ui/toast';
 import { deliveriesQueryOptions, redeliver } from '../api';
+import { LoadError } from '../../../shared/ui/load-error';
 
 const statusColor: Record<TWebhookDelivery['status'], string> = {
   pending: 'yellow',
@@ -35,7 +36,7 @@ export function DeliveriesModal({ webhook }: { webhook: TWebhook }) {
   };
 
   if (deliveries.isPending) return <Loader size="sm" aria-label={t('Loading...')} />;
-  if (deliveries.isError) return <Alert color="red">{t('Error while loading data')}</Alert>;
+  if (deliveries.isError) return <LoadError retry={deliveries} />;
   if (deliveries.data.length === 0) {
     return (
       <Text size="sm" c="dimmed" data-testid="webhook-no-deliveries">

@@ -1,5 +1,4 @@
 import {
-  Alert,
   Badge,
   Button,
   Checkbox,
@@ -24,6 +23,7 @@ import { Section } from '../../../shared/ui/section';
 import { showToast } from '../../../shared/ui/toast';
 import { createWebhook, deleteWebhook, pingWebhook, updateWebhook, webhooksQueryOptions } from '../api';
 import { DeliveriesModal } from './deliveries-modal';
+import { LoadError } from '../../../shared/ui/load-error';
 
 /** What each event means, for the checkboxes (keys of integrations.json). */
 export const eventLabels: Record<(typeof WebhookEvents)[number], string> = {
@@ -120,7 +120,7 @@ export function WebhooksSection({ workspace }: { workspace: TWorkspace }) {
       </form>
 
       {hooks.isPending ? <Loader size="sm" aria-label={t('Loading...')} /> : null}
-      {hooks.isError ? <Alert color="red">{t('Error while loading data')}</Alert> : null}
+      {hooks.isError ? <LoadError retry={hooks} /> : null}
       <Stack gap="sm">
         {(hooks.data ?? []).map((hook) => (
           <Stack key={hook.id} gap={4} data-testid="webhook">

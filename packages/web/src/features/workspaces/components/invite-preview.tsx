@@ -10,6 +10,7 @@ import { useAcceptInvite, useDeclineInvite, useInvitePreview } from '../api';
 import { useSwitchWorkspace } from '../hooks/use-switch-workspace';
 import { reportFailure } from '../lib/report';
 import { RoleBadge } from './role-badge';
+import { LoadError } from '../../../shared/ui/load-error';
 
 /**
  * The screen of an invite link (`/i/{token}`) and of a personal link (`/p/{token}`): what the
@@ -62,7 +63,7 @@ export function InvitePreviewScreen() {
           </Button>
         </Stack>
       ) : preview.isError ? (
-        <Alert color="red">{t('Error while loading data')}</Alert>
+        <LoadError retry={preview} />
       ) : preview.data.member ? (
         <Stack gap="sm" align="flex-start" data-testid="invite-preview-member">
           <Text>{t('You are already a member of {{workspace}}.', { workspace: preview.data.workspace.name })}</Text>

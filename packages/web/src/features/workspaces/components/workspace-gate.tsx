@@ -7,6 +7,7 @@ import { ApiError } from '../../../shared/api';
 import { PageCard } from '../../../shared/ui/page-card';
 import { useWorkspace } from '../api';
 import { useWorkspaceIdParam } from '../hooks/use-workspace-id';
+import { LoadError } from '../../../shared/ui/load-error';
 
 /** Loads the workspace of the URL for a screen; a missing or foreign one reads as not found. */
 export function WorkspaceGate({ title, children }: { title: string; children: (workspace: TWorkspace) => ReactNode }) {
@@ -36,14 +37,14 @@ function Loaded({
   if (workspace.isError) {
     return (
       <PageCard title={title}>
-        <Alert color="red">{t('Error while loading data')}</Alert>
+        <LoadError retry={workspace} />
       </PageCard>
     );
   }
   return (
     <PageCard title={title}>
       <Group justify="center" py="xl">
-        <Loader />
+        <Loader aria-label={t('Loading...')} />
       </Group>
     </PageCard>
   );

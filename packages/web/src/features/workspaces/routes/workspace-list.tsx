@@ -1,16 +1,4 @@
-import {
-  Alert,
-  Badge,
-  Button,
-  Card,
-  Group,
-  Loader,
-  SimpleGrid,
-  Stack,
-  Text,
-  Title,
-  UnstyledButton,
-} from '@mantine/core';
+import { Badge, Button, Card, Group, Loader, SimpleGrid, Stack, Text, Title, UnstyledButton } from '@mantine/core';
 import { IconPlus, IconUsers } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
@@ -26,6 +14,7 @@ import { useCurrentWorkspaceId } from '../hooks/use-current-workspace';
 import { useSwitchWorkspace } from '../hooks/use-switch-workspace';
 import { reportFailure } from '../lib/report';
 import classes from './workspaces.module.css';
+import { LoadError } from '../../../shared/ui/load-error';
 
 /** My workspaces (the current one marked), my pending invites, and the way to create one. */
 export default function WorkspaceListScreen() {
@@ -56,7 +45,7 @@ export default function WorkspaceListScreen() {
           <Loader />
         </Group>
       ) : workspaces.isError ? (
-        <Alert color="red">{t('Error while loading data')}</Alert>
+        <LoadError retry={workspaces} />
       ) : list.length === 0 ? (
         <Stack align="center" gap="sm" py="xl" data-testid="workspaces-empty">
           <IconUsers size={40} stroke={1.3} />

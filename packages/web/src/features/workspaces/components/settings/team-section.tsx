@@ -13,6 +13,7 @@ import { assignableRoleOptions, isAssignableRole } from '../../lib/roles';
 import { ConfirmModal } from '../confirm-modal';
 import { RoleBadge } from '../role-badge';
 import { Section } from '../../../../shared/ui/section';
+import { LoadError } from '../../../../shared/ui/load-error';
 
 type TPending = { action: TBulkAction; users: number[]; role: TAssignableRole };
 
@@ -138,9 +139,7 @@ export function TeamSection({ workspace, meId }: { workspace: TWorkspace; meId: 
         </Group>
       ) : null}
       {users.isError ? (
-        <Text c="red" size="sm">
-          {t('Error while loading data')}
-        </Text>
+        <LoadError retry={users} />
       ) : (
         <Table.ScrollContainer minWidth={720}>
           <Table verticalSpacing="xs" highlightOnHover data-testid="team-table">
