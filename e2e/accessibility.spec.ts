@@ -84,6 +84,23 @@ const appScreens: Screen[] = [
   { name: 'project edit', path: (s) => `/app/projects/${s.project}/edit`, ready: byTestId('project-edit-submit') },
   { name: 'pipeline list', path: (s) => `/app/projects/${s.project}/pipelines`, ready: byTestId('pipeline-row') },
   {
+    // A load error's box (docs/design.md): the list's call refused once, then let through again, so
+    // the box stays until "Try again". A 400, which the app does not retry, rather than a 500.
+    name: 'pipeline list that did not load',
+    path: (s) => `/app/projects/${s.project}/pipelines`,
+    ready: byTestId('load-error'),
+    reach: async (page) => {
+      const list = /\/api\/pipelines\/\?project=/;
+      await page.route(list, (route) =>
+        route.fulfill({ status: 400, contentType: 'application/json', body: '{"detail":"Refused."}' }),
+      );
+      await page.reload();
+      await page.getByTestId('load-error').waitFor();
+      await page.unroute(list);
+    },
+    snap: 'load-error',
+  },
+  {
     name: 'pipeline view with a stage panel',
     path: (s) => `/app/projects/${s.project}/pipelines/${s.pipeline}?stage=${s.stage}`,
     ready: byTestId('stage-summary'),
