@@ -5,4 +5,4 @@
  */
 export { saveGraph } from './api';
 export { pipelineRecordQueryOptions, pipelinesQueryOptions, useCreatePipeline } from './crud-api';
-export { StageSettingsDrawer } from './components/stage-settings-form';
+export { StageSettingsDrawerOnDemand } from './components/stage-settings-on-demand';

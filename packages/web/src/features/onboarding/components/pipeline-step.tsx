@@ -9,7 +9,12 @@ import { paths, ZName, type TPipeline, type TPipelineNode } from '@stageline/sha
 import { queryClient } from '../../../shared/api/query-client';
 import { formError } from '../../../shared/lib/form-errors';
 import { issueOf } from '../../../shared/lib/zod-resolver';
-import { pipelineRecordQueryOptions, saveGraph, StageSettingsDrawer, useCreatePipeline } from '../../pipelines/builder';
+import {
+  pipelineRecordQueryOptions,
+  saveGraph,
+  StageSettingsDrawerOnDemand,
+  useCreatePipeline,
+} from '../../pipelines/builder';
 import { chainGraph, orderedStages } from '../lib/chain';
 import { MiniPipeline } from './mini-pipeline';
 
@@ -213,7 +218,7 @@ function BuiltPipeline({ pipeline, onNext }: { pipeline: TPipeline; onNext: () =
           {t('Continue')}
         </Button>
       </Group>
-      <StageSettingsDrawer
+      <StageSettingsDrawerOnDemand
         projectId={pipeline.project}
         stages={opened}
         onClose={() => setOpened(null)}

@@ -31,7 +31,7 @@ import { FlowToolbar } from './flow-toolbar';
 import { LiveRegion, useAnnouncer } from './live-region';
 import { PipelineDiagram } from './pipeline-diagram';
 import { StageLinkDialog } from './stage-link-dialog';
-import { StageSettingsDrawer } from './stage-settings-form';
+import { StageSettingsDrawerOnDemand } from './stage-settings-on-demand';
 
 const deleteKeys = ['Delete', 'Backspace'];
 const multiKeys = ['Shift', 'Control', 'Meta'];
@@ -361,7 +361,7 @@ export function FlowEditor({ pipeline, projectId }: { pipeline: TPipeline; proje
 
       <FlowDialogs dialog={dialog} answer={answer} blocker={blocker} save={save} />
       <StageLinkDialog {...keyboard.link} />
-      <StageSettingsDrawer
+      <StageSettingsDrawerOnDemand
         projectId={projectId}
         stages={settingsFor}
         onClose={() => setSettingsFor(null)}

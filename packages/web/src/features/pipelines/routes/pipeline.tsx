@@ -21,7 +21,7 @@ import { pipelineQuery, withStages } from '../api';
 import classes from '../components/flow.module.css';
 import { PipelineDiagram } from '../components/pipeline-diagram';
 import { RoutePipeline } from '../components/route-pipeline';
-import { StageSettingsDrawer } from '../components/stage-settings-form';
+import { StageSettingsDrawerOnDemand } from '../components/stage-settings-on-demand';
 import { StageSummary } from '../components/stage-summary';
 import { usePipelineViewState } from '../hooks/use-pipeline-view-state';
 import { useDiagramLayout } from '../hooks/use-diagram-layout';
@@ -243,7 +243,7 @@ function PipelineView({
           />
         ) : null}
       </Drawer>
-      <StageSettingsDrawer
+      <StageSettingsDrawerOnDemand
         projectId={projectId}
         stages={editing}
         onClose={() => setEditing(null)}
