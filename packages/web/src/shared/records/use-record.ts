@@ -2,7 +2,6 @@ import { useQuery, type QueryKey, type UseQueryOptions } from '@tanstack/react-q
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { formError } from '../lib/form-errors';
 import { showToast } from '../ui/toast';
 
 /** The states of the generic record loader (docs/rules.md §Web), plus the two ways it cannot start. */
@@ -93,7 +92,10 @@ export function useRecord<T, TKey extends QueryKey, TChanges = never>(
       showToast({ kind: 'success', message: t('Saved') });
       return record;
     } catch (error) {
-      // Field errors go on the form; the toast names the record.
+      // Field errors go on the form; the toast names the record. Fetched here, not with the loader:
+      // its chunk holds Mantine's form library, which the screens that only read a record (the
+      // diagram editor, the pipeline's view) would load for nothing (docs/decisions.md, entry 133).
+      const { formError } = await import('../lib/form-errors');
       formError(error, { fields: target.fields, setErrors: target.setErrors });
       showToast({ kind: 'error', message: t('Error wile sending data: {{label}} {{id}}', { label, id }) });
       return null;
