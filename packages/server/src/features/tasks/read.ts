@@ -3,7 +3,6 @@ import {
   effectiveAssignment,
   flowOrder,
   isOverdue,
-  isReady,
   personName,
   stagePredecessors,
   taskAbilities,
@@ -160,8 +159,8 @@ function graphOf(row: GraphRow): PipelineGraph {
 
 /**
  * The status cells of some units of one pipeline (the matrix, the unit screen): one query for the
- * tasks with their own assignees; readiness, due dates and overdue computed with the engine's
- * functions. By unit id, each in stage order.
+ * tasks with their own assignees; readiness as stored (`ready_at`), due dates and overdue computed
+ * with the engine's functions. By unit id, each in stage order.
  */
 export async function loadCells(
   db: Db,
@@ -189,10 +188,8 @@ export async function loadCells(
     .from(tasks)
     .where(inArray(tasks.unitId, unitIds))
     .orderBy(asc(tasks.unitId), asc(tasks.stageId));
-  const statusOf = new Map<string, TTaskStatus>(rows.map((r) => [`${r.unitId}:${r.stageId}`, r.status]));
   for (const row of rows) {
     const status = row.status;
-    const preds = graph.predecessors.get(row.stageId) ?? [];
     const effective = effectiveAssignment(
       {
         useStageDefaults: row.useStageDefaults,
@@ -207,7 +204,7 @@ export async function loadCells(
       id: row.id,
       stage: row.stageId,
       status,
-      ready: isReady(preds.map((p) => statusOf.get(`${row.unitId}:${p}`) ?? 'done')),
+      ready: row.readyAt !== null,
       overdue: isOverdue(effective.dueDate, status, now),
       due_date: effective.dueDate?.toISOString() ?? null,
       assignees: effective.assignees,
@@ -318,7 +315,7 @@ export async function loadTask(db: Db, { userId, taskId }: { userId: number; tas
     pipeline: { id: row.pipelineId, name: row.pipelineName },
     project: { id: row.projectId, name: row.projectName, workspace: row.workspaceId },
     status,
-    ready: isReady(predecessors.map((p) => p.status)),
+    ready: task.readyAt !== null,
     overdue: isOverdue(dueDate, status, now),
     assignees: people.assignees.map(ref),
     reviewers: people.reviewers.map(ref),

@@ -39,12 +39,12 @@ export const stageDue = sql.raw('stage_due(s.default_due_date, s.default_due_day
 /** `isOverdue` in SQL: an effective due date before `now`, and not done. */
 export const overdueAt = (now: Date) => sql`(t.status <> 'done' and ${effectiveDue} < ${at(now)})`;
 
-/** `isReady` in SQL: no predecessor stage (start excluded) has its task of this unit not done. */
-export const readySql = sql.raw(
-  `(not exists (select 1 from stage_edges e join stages ps on ps.id = e.source_id and ps.kind = 'stage' ` +
-    `join tasks p on p.unit_id = t.unit_id and p.stage_id = e.source_id ` +
-    `where e.target_id = t.stage_id and p.status <> 'done'))`,
-);
+/**
+ * Whether `t` is ready: its stored `ready_at`, which `refreshReadiness` keeps after every change of
+ * status or graph. Every read (lists, the matrix, the task) takes readiness from it, so the rule has
+ * one copy in SQL (`refreshReadiness`) beside the engine's `isReady`.
+ */
+export const readySql = sql.raw('(t.ready_at is not null)');
 
 /**
  * Ids of the tasks where `userId` is an effective assignee or reviewer: stage defaults while
@@ -81,7 +81,9 @@ export function tasksReviewedThroughTeams(userId: number): SQL {
 
 /**
  * Sets `ready_at` of the tasks matched by `where` (a condition on `t`) to when they became ready,
- * or null while they are not: set-based, writing only the rows whose readiness changed.
+ * or null while they are not: set-based, writing only the rows whose readiness changed. The SQL
+ * copy of `isReady`: no predecessor stage (start excluded) has its task of this unit not done; a
+ * test checks the two agree (`readiness.test.ts`).
  */
 export async function refreshReadiness(db: Db, where: SQL, now: Date): Promise<void> {
   await db.execute(sql`
