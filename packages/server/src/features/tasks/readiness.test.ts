@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { isReady, stagePredecessors, TaskStatuses, type TTaskList, type TTaskStatus } from '@stageline/shared';
+import {
+  isReady,
+  stagePredecessors,
+  TaskStatuses,
+  type TGraphNode,
+  type TTaskList,
+  type TTaskStatus,
+} from '@stageline/shared';
 import { eq } from 'drizzle-orm';
 import { schema } from '../../db';
 import { relaxedLimits } from '../../../test/accounts';
@@ -56,7 +63,8 @@ describe('readiness: the stored ready_at agrees with the engine', () => {
     const db = t.database.db;
     const stages = await db.select().from(schema.stages).where(eq(schema.stages.pipelineId, flow.pipeline.id));
     const edges = await db.select().from(schema.stageEdges).where(eq(schema.stageEdges.pipelineId, flow.pipeline.id));
-    const nodes = stages.map((s) => ({ id: s.id, kind: s.kind }));
+    // The column is a varchar; its check constraint keeps it to the graph's kinds.
+    const nodes = stages.map((s) => ({ id: s.id, kind: s.kind as TGraphNode<number>['kind'] }));
     const links = edges.map((e) => ({ source: e.sourceId, target: e.targetId }));
     const predecessors = new Map(flow.stages.map((id) => [id, stagePredecessors(nodes, links, id)]));
     const next = random(14);
