@@ -43,6 +43,22 @@ describe('npm run seed:demo', () => {
     expect(demo!.recentWorkspaceId).toBe(first.workspaceId);
   });
 
+  test('its nodes are laid out apart, as Organize would place them: no two boxes touch', async () => {
+    const nodes = await database.db.select().from(schema.stages).where(eq(schema.stages.pipelineId, first.pipelineId));
+    // The web draws a stage 200 × 72 and the start and end 112 × 40 (graph-model.ts's NodeSizes);
+    // elk keeps 40 px between nodes of a column and 80 between columns.
+    const box = (n: (typeof nodes)[number]) =>
+      n.kind === 'stage' ? { ...n, width: 200, height: 72 } : { ...n, width: 112, height: 40 };
+    const boxes = nodes.map(box);
+    for (const [i, a] of boxes.entries()) {
+      for (const b of boxes.slice(i + 1)) {
+        const gapX = Math.max(b.x - (a.x + a.width), a.x - (b.x + b.width));
+        const gapY = Math.max(b.y - (a.y + a.height), a.y - (b.y + b.height));
+        expect(Math.max(gapX, gapY), `${a.name} and ${b.name}`).toBeGreaterThanOrEqual(40);
+      }
+    }
+  });
+
   test('task states are varied and each is one the engine allows: work starts only after its inputs are done', async () => {
     const { db } = database;
     const stages = await db.select().from(schema.stages).where(eq(schema.stages.pipelineId, first.pipelineId));

@@ -37,17 +37,21 @@ const edges: [string, string][] = [
   ['Lighting', 'Compositing'],
   ['Compositing', 'end'],
 ];
+/**
+ * Where Organize puts each node (the web's elk layout, horizontal: docs/decisions.md, entry 135), so
+ * the demo opens laid out as the editor would lay it out, links routed between the stages' columns.
+ */
 const positions: Record<string, [number, number]> = {
-  start: [0, 120],
-  Script: [200, 120],
-  Storyboard: [400, 120],
-  Animatic: [600, 120],
-  Modeling: [800, 40],
-  Rigging: [800, 200],
-  Animation: [1000, 120],
-  Lighting: [1200, 120],
-  Compositing: [1400, 120],
-  end: [1600, 120],
+  start: [12, 84],
+  Script: [204, 68],
+  Storyboard: [484, 68],
+  Animatic: [764, 68],
+  Modeling: [1044, 124],
+  Rigging: [1044, 12],
+  Animation: [1324, 68],
+  Lighting: [1604, 68],
+  Compositing: [1884, 68],
+  end: [2164, 84],
 };
 const team = [
   { key: 'anna', firstName: 'Anna', lastName: 'Petrova' },
