@@ -86,6 +86,8 @@ test('build a pipeline with the mouse, save, reload, and restore unsaved work', 
   await expect(node(page, 'root')).toBeVisible();
   await expect(node(page, 'end')).toBeVisible();
   await expect(stages(page)).toHaveCount(0);
+  // A small pipeline is never far out: its minimap shows (decision 136).
+  await expect(page.getByRole('img', { name: 'Mini map' })).toBeVisible();
 
   // Create a stage by click, and one by dragging the palette item onto the canvas.
   await page.getByTestId('flow-add-stage').click();

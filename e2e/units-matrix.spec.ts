@@ -90,18 +90,22 @@ test('a 500-stage matrix: columns in flow order, only those in view drawn; its e
   );
 
   // The same pipeline in the editor (decision 100): far out, a stage is a bare box that keeps its
-  // name as its accessible label; zoomed in, the names come back.
+  // name as its accessible label, and the canvas is its own overview (no minimap, decision 136);
+  // zoomed in, the names and the minimap come back.
   await page.goto(`/app/projects/${team.project}/pipelines/${pipeline.id}/edit_flow`);
   const tiny = page.locator('[data-testid="flow-node"][data-tiny="true"]');
+  const minimap = page.getByRole('img', { name: 'Mini map' });
   await expect.poll(() => tiny.count()).toBeGreaterThan(10);
   await expect(tiny.first()).toHaveText('');
   expect((await tiny.first().boundingBox())?.width).toBeGreaterThan(0);
+  await expect(minimap).toHaveCount(0);
   const wrapper = page.locator('.react-flow__node:has([data-tiny="true"])').first();
   await expect(wrapper).toHaveAttribute('aria-label', /^Stage \d+$/);
   const zoomIn = page.getByRole('button', { name: 'Zoom in' });
   for (let i = 0; i < 8; i++) await zoomIn.click();
   await expect(tiny).toHaveCount(0);
   await expect(page.locator('[data-testid="flow-node"][data-kind="stage"]').first()).toContainText(/^Stage \d+/);
+  await expect(minimap).toBeVisible();
   await page.context().close();
 });
 

@@ -1,7 +1,15 @@
 import '@xyflow/react/dist/style.css';
 import { Center, Loader, useComputedColorScheme } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import { Background, Controls, MiniMap, ReactFlow, type ReactFlowProps } from '@xyflow/react';
+import {
+  Background,
+  Controls,
+  MiniMap,
+  ReactFlow,
+  useStore,
+  type ReactFlowProps,
+  type ReactFlowState,
+} from '@xyflow/react';
 import { memo, useEffect, useMemo, useRef } from 'react';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
@@ -10,7 +18,7 @@ import type { TPoint } from '../lib/layout';
 import { FlowActionsContext, type TFlowActions } from './flow-actions';
 import { EdgeRoutesContext, edgeTypes } from './flow-edge';
 import classes from './flow.module.css';
-import { nodeTypes } from './flow-nodes';
+import { nodeTypes, TinyZoom } from './flow-nodes';
 
 const minimapColor = (node: TFlowNode) =>
   node.data.kind === 'root'
@@ -111,7 +119,7 @@ export const PipelineDiagram = memo(function PipelineDiagram({
         >
           <Background gap={20} />
           {/* On a phone the minimap would cover a third of the canvas. */}
-          {roomy ? <MiniMap<TFlowNode> pannable zoomable nodeColor={minimapColor} /> : null}
+          {roomy ? <DiagramMiniMap /> : null}
           <Controls showInteractive={false} />
           {children}
           {placed ? null : (
@@ -124,6 +132,19 @@ export const PipelineDiagram = memo(function PipelineDiagram({
     </FlowActionsContext.Provider>
   );
 });
+
+const farOut = (s: ReactFlowState) => s.transform[2] < TinyZoom;
+
+/**
+ * The minimap, once the view is closer than `TinyZoom`. Further out the stages are bare boxes and the
+ * whole pipeline is in view: the canvas is its own overview, and a minimap of a 500-stage pipeline
+ * (a component and a store subscription per stage) would cost its first render about a fifth of its
+ * time (docs/decisions.md, entry 136). A pipeline of a few dozen stages never fits that far out.
+ */
+function DiagramMiniMap() {
+  const hidden = useStore(farOut);
+  return hidden ? null : <MiniMap<TFlowNode> pannable zoomable nodeColor={minimapColor} />;
+}
 
 /**
  * `pipeline:layout-done` when the diagram first has positions, `pipeline:first-render` after the
