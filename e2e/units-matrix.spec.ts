@@ -99,6 +99,22 @@ test('a 500-stage matrix: columns in flow order, only those in view drawn; its e
   await expect(tiny.first()).toHaveText('');
   expect((await tiny.first().boundingBox())?.width).toBeGreaterThan(0);
   await expect(minimap).toHaveCount(0);
+  // Far out the 501 links are one path, not React Flow's edges (decision 137).
+  await expect(page.getByTestId('flow-far-links')).toHaveAttribute('data-links', '501');
+  await expect(page.locator('.react-flow__edge')).toHaveCount(0);
+  // A stage deleted far out takes its two links with it, though React Flow held none of them.
+  await tiny.nth(10).click();
+  await page.keyboard.press('Delete');
+  await expect(page.getByTestId('flow-stage-count')).toHaveAttribute('data-count', '499');
+  await expect(page.getByTestId('flow-far-links')).toHaveAttribute('data-links', '499');
+  // Saved (its three tasks go with it): the graph sent has no link left without its stage.
+  await page.getByTestId('flow-save').click();
+  await expect(page.getByTestId('flow-tasks-removed')).toContainText('3 tasks');
+  await page.getByTestId('flow-tasks-confirm').click();
+  // Its neighbours lost their link to each other: saved as they are.
+  await page.getByTestId('flow-orphans-skip').click();
+  await expect(page.getByTestId('flow-status')).toHaveAttribute('data-dirty', 'false');
+  await expect(page.getByTestId('flow-error')).toHaveCount(0);
   const wrapper = page.locator('.react-flow__node:has([data-tiny="true"])').first();
   await expect(wrapper).toHaveAttribute('aria-label', /^Stage \d+$/);
   const zoomIn = page.getByRole('button', { name: 'Zoom in' });
@@ -106,6 +122,8 @@ test('a 500-stage matrix: columns in flow order, only those in view drawn; its e
   await expect(tiny).toHaveCount(0);
   await expect(page.locator('[data-testid="flow-node"][data-kind="stage"]').first()).toContainText(/^Stage \d+/);
   await expect(minimap).toBeVisible();
+  await expect(page.getByTestId('flow-far-links')).toHaveCount(0);
+  await expect.poll(() => page.locator('.react-flow__edge').count()).toBeGreaterThan(0);
   await page.context().close();
 });
 
@@ -126,7 +144,9 @@ test('a 200-stage pipeline saved without positions: its quick layout comes witho
     new MutationObserver(() => {
       if (!document.querySelector('[data-layout-pending="true"]')) return;
       const stages = document.querySelectorAll('[data-testid="flow-node"][data-kind="stage"]').length;
-      if (stages > 0) seen.push({ stages, links: document.querySelectorAll('.react-flow__edge').length });
+      // Far out the links are one path with their count (decision 137), closer in React Flow's edges.
+      const far = Number(document.querySelector('[data-testid="flow-far-links"]')?.getAttribute('data-links') ?? 0);
+      if (stages > 0) seen.push({ stages, links: far + document.querySelectorAll('.react-flow__edge').length });
     }).observe(document, { childList: true, subtree: true });
   });
   await page.goto(`/app/projects/${team.project}/pipelines/${pipeline.id}/edit_flow`);
@@ -134,8 +154,8 @@ test('a 200-stage pipeline saved without positions: its quick layout comes witho
   const pending = await page.evaluate(() => (window as unknown as { pendingDraws: { links: number }[] }).pendingDraws);
   expect(pending.length).toBeGreaterThan(0);
   expect(pending.every((draw) => draw.links === 0)).toBe(true);
-  // Laid out: the links are drawn, and the pipeline is still unchanged.
-  await expect.poll(() => page.locator('.react-flow__edge').count()).toBeGreaterThan(10);
+  // Laid out: the links are drawn (far out, as one path), and the pipeline is still unchanged.
+  await expect(page.getByTestId('flow-far-links')).toHaveAttribute('data-links', '201');
   await expect(page.getByTestId('flow-status')).toHaveAttribute('data-dirty', 'false');
   await page.context().close();
 });

@@ -1,6 +1,6 @@
 import { DEFAULT_THEME, mergeMantineTheme } from '@mantine/core';
 import { describe, expect, it } from 'vitest';
-import { contrast, cssVariablesResolver, theme } from './theme';
+import { contrast, cssVariablesResolver, diagramDark, theme } from './theme';
 
 const full = mergeMantineTheme(DEFAULT_THEME, theme);
 const variables = cssVariablesResolver(full);
@@ -32,6 +32,11 @@ describe('the theme’s colours reach AA contrast', () => {
       expect(contrast(variables.light[key]!, white)).toBeGreaterThanOrEqual(AA);
       expect(contrast(variables.dark[key]!, darkPaper)).toBeGreaterThanOrEqual(AA);
     }
+  });
+
+  it('the diagram’s links stand out at 3:1 on its canvas in both schemes', () => {
+    expect(contrast(variables.light['--xy-edge-stroke']!, white)).toBeGreaterThanOrEqual(3);
+    expect(contrast(variables.dark['--xy-edge-stroke']!, diagramDark)).toBeGreaterThanOrEqual(3);
   });
 
   it('the focus ring stands out at 3:1 on both schemes’ surfaces', () => {

@@ -52,6 +52,8 @@ export function readable(color: string, background: string, ratio = 4.7): string
 }
 
 const white = '#ffffff';
+/** React Flow's canvas in its dark mode (`--xy-background-color-default`), under the diagram's links. */
+export const diagramDark = '#141414';
 
 /**
  * Mantine's default text colours are below AA contrast for several palettes (dimmed grey, green,
@@ -68,6 +70,9 @@ export const cssVariablesResolver: CSSVariablesResolver = (t) => {
     '--mantine-color-error': readable(t.colors.red[7], white),
     '--mantine-color-success': readable(t.colors.teal[8], white),
     '--mantine-color-placeholder': readable(t.colors.gray[6], white, 4.6),
+    // The diagram's links: a graphical object, 3:1 against the canvas (WCAG 1.4.11); React Flow's own
+    // grey was 2.1:1 on white and 1.5:1 on its dark canvas.
+    '--xy-edge-stroke': readable(t.colors.gray[6], white, 3.2),
   };
   const dark: Record<string, string> = {
     '--mantine-color-dimmed': t.colors.dark[1],
@@ -76,6 +81,7 @@ export const cssVariablesResolver: CSSVariablesResolver = (t) => {
     '--mantine-color-error': readable(t.colors.red[5], darkPaper),
     '--mantine-color-success': readable(t.colors.teal[5], darkPaper),
     '--mantine-color-placeholder': readable(t.colors.dark[2], darkPaper, 4.6),
+    '--xy-edge-stroke': readable(t.colors.dark[3], diagramDark, 3.2),
   };
   for (const [name, shades] of Object.entries(t.colors)) {
     if (name === 'dark') continue;

@@ -1,20 +1,13 @@
 import '@xyflow/react/dist/style.css';
 import { Center, Loader, useComputedColorScheme } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import {
-  Background,
-  Controls,
-  MiniMap,
-  ReactFlow,
-  useStore,
-  type ReactFlowProps,
-  type ReactFlowState,
-} from '@xyflow/react';
+import { Background, Controls, MiniMap, ReactFlow, useStore, type ReactFlowProps } from '@xyflow/react';
 import { memo, useEffect, useMemo, useRef } from 'react';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { needsLayout, type TFlowEdge, type TFlowNode } from '../lib/graph-model';
-import type { TPoint } from '../lib/layout';
+import { LargeGraph, type TPoint } from '../lib/layout';
+import { FarLinks } from './far-links';
 import { FlowActionsContext, type TFlowActions } from './flow-actions';
 import { EdgeRoutesContext, edgeTypes } from './flow-edge';
 import classes from './flow.module.css';
@@ -74,6 +67,11 @@ export const PipelineDiagram = memo(function PipelineDiagram({
   const roomy = useMediaQuery('(min-width: 576px)', true);
   const { t } = useTranslation();
   const placed = !needsLayout(nodes);
+  // Far out (below `TinyZoom`, where the whole of a large pipeline is in view) the links are one path
+  // (`FarLinks`), not React Flow's edges, and there is no minimap; a large pipeline counts as far out
+  // until its first fit, so neither is drawn at the zoom before it (decisions 136 and 137).
+  const large = nodes.length >= LargeGraph;
+  const far = useStore((s) => s.transform[2] < TinyZoom || (large && s.fitViewQueued));
   const labelled = useMemo(() => nodeLabeller(t), [t]);
   const shown = useMemo(() => {
     const id = highlightStageId == null ? null : String(highlightStageId);
@@ -113,14 +111,16 @@ export const PipelineDiagram = memo(function PipelineDiagram({
           data-testid="flow-canvas"
           data-placed={placed ? 'true' : 'false'}
           nodes={placed ? shown : none}
-          edges={placed ? edges : none}
+          edges={placed && !far ? edges : none}
           {...props}
           ariaLabelConfig={ariaLabelConfig}
         >
           <Background gap={20} />
-          {/* On a phone the minimap would cover a third of the canvas. */}
-          {roomy ? <DiagramMiniMap /> : null}
+          {/* On a phone the minimap would cover a third of the canvas. Far out the canvas is its own
+              overview: no minimap then, a component and a subscription per stage (decision 136). */}
+          {roomy && !far ? <MiniMap<TFlowNode> pannable zoomable nodeColor={minimapColor} /> : null}
           <Controls showInteractive={false} />
+          {placed && far && edges.length > 0 ? <FarLinks nodes={nodes} edges={edges} routes={routes} /> : null}
           {children}
           {placed ? null : (
             <Center className={classes.loading} data-testid="flow-layout-pending">
@@ -132,19 +132,6 @@ export const PipelineDiagram = memo(function PipelineDiagram({
     </FlowActionsContext.Provider>
   );
 });
-
-const farOut = (s: ReactFlowState) => s.transform[2] < TinyZoom;
-
-/**
- * The minimap, once the view is closer than `TinyZoom`. Further out the stages are bare boxes and the
- * whole pipeline is in view: the canvas is its own overview, and a minimap of a 500-stage pipeline
- * (a component and a store subscription per stage) would cost its first render about a fifth of its
- * time (docs/decisions.md, entry 136). A pipeline of a few dozen stages never fits that far out.
- */
-function DiagramMiniMap() {
-  const hidden = useStore(farOut);
-  return hidden ? null : <MiniMap<TFlowNode> pannable zoomable nodeColor={minimapColor} />;
-}
 
 /**
  * `pipeline:layout-done` when the diagram first has positions, `pipeline:first-render` after the

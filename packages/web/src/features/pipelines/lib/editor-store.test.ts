@@ -39,6 +39,23 @@ describe('editor store', () => {
     expect(s().connectionError(end, lone)).toBe('edge_out_of_end');
   });
 
+  it('removing a stage drops its links, though React Flow named none (far out it holds no edges)', () => {
+    const store = createEditorStore(buildPipeline({ stages: 1 }));
+    const s = () => store.getState();
+    const id = s().addStage({ x: 400, y: 0 }, 'After', '10');
+    const end = s().nodes.find((n) => n.data.kind === 'end')!.id;
+    expect(s().connect(id, end)).toBeNull();
+    const before = s().edges.length;
+    s().onNodesChange([{ type: 'remove', id }]);
+    expect(s().nodes.some((n) => n.id === id)).toBe(false);
+    expect(s().edges.filter((e) => e.source === id || e.target === id)).toHaveLength(0);
+    expect(s().edges).toHaveLength(before - 2);
+    // A change that removes nothing keeps the same edges array (the canvas redraws no link).
+    const edges = s().edges;
+    s().onNodesChange([{ type: 'select', id: '10', selected: true }]);
+    expect(s().edges).toBe(edges);
+  });
+
   it('records a drag once, at its end', () => {
     const store = createEditorStore(buildPipeline({ stages: 1 }));
     const s = () => store.getState();

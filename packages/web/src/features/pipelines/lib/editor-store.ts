@@ -159,7 +159,15 @@ export function createEditorStore(pipeline: TPipeline) {
       dirty: false,
       provisional,
 
-      onNodesChange: (changes) => set({ nodes: applyNodeChanges(changes, get().nodes) }),
+      onNodesChange: (changes) => {
+        const nodes = applyNodeChanges(changes, get().nodes);
+        if (!changes.some((change) => change.type === 'remove')) return set({ nodes });
+        // Far out React Flow holds no edges (`FarLinks` draws the links), so it names none of a
+        // deleted stage's links for removal: the store drops every link left without an end.
+        const ids = new Set(nodes.map((n) => n.id));
+        const edges = get().edges.filter((e) => ids.has(e.source) && ids.has(e.target));
+        set(edges.length === get().edges.length ? { nodes } : { nodes, edges });
+      },
       onEdgesChange: (changes) => set({ edges: applyEdgeChanges(changes, get().edges) }),
       commit: () => commitSnapshot(snapshotOf(get())),
       undo: () => {
