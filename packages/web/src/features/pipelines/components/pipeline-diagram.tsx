@@ -49,6 +49,7 @@ const none: never[] = [];
  * they have positions, so a large pipeline never renders every node stacked at the origin.
  * `highlightStageId` marks one stage (the task screen's Diagram tab shows the task's stage);
  * `routes` are elk's edge routes of the last layout (`useDiagramLayout`, the editor's Organize).
+ * It reads the view's zoom, so it is drawn under a `ReactFlowProvider` (`RoutePipeline`, `TaskDiagram`).
  */
 export const PipelineDiagram = memo(function PipelineDiagram({
   actions,
