@@ -34,9 +34,11 @@ describe('the theme’s colours reach AA contrast', () => {
     }
   });
 
-  it('the diagram’s links stand out at 3:1 on its canvas in both schemes', () => {
-    expect(contrast(variables.light['--xy-edge-stroke']!, white)).toBeGreaterThanOrEqual(3);
-    expect(contrast(variables.dark['--xy-edge-stroke']!, diagramDark)).toBeGreaterThanOrEqual(3);
+  it('the diagram’s links, and its stages far out, stand out at 3:1 on its canvas in both schemes', () => {
+    for (const key of ['--xy-edge-stroke', '--stageline-far-stage'] as const) {
+      expect(contrast(variables.light[key]!, white)).toBeGreaterThanOrEqual(3);
+      expect(contrast(variables.dark[key]!, diagramDark)).toBeGreaterThanOrEqual(3);
+    }
   });
 
   it('the focus ring stands out at 3:1 on both schemes’ surfaces', () => {

@@ -73,6 +73,8 @@ export const cssVariablesResolver: CSSVariablesResolver = (t) => {
     // The diagram's links: a graphical object, 3:1 against the canvas (WCAG 1.4.11); React Flow's own
     // grey was 2.1:1 on white and 1.5:1 on its dark canvas.
     '--xy-edge-stroke': readable(t.colors.gray[6], white, 3.2),
+    // A stage far out (a bare box a few pixels wide, TinyZoom in flow-nodes.tsx): filled, 3:1 too.
+    '--stageline-far-stage': readable(t.colors.gray[6], white, 3.2),
   };
   const dark: Record<string, string> = {
     '--mantine-color-dimmed': t.colors.dark[1],
@@ -82,6 +84,7 @@ export const cssVariablesResolver: CSSVariablesResolver = (t) => {
     '--mantine-color-success': readable(t.colors.teal[5], darkPaper),
     '--mantine-color-placeholder': readable(t.colors.dark[2], darkPaper, 4.6),
     '--xy-edge-stroke': readable(t.colors.dark[3], diagramDark, 3.2),
+    '--stageline-far-stage': readable(t.colors.dark[2], diagramDark, 3.2),
   };
   for (const [name, shades] of Object.entries(t.colors)) {
     if (name === 'dark') continue;
