@@ -150,6 +150,41 @@ test.describe('the shell', () => {
     expect(left).toEqual([null, null, null]);
   });
 
+  test('a newer build served: a notice offers to reload, and the reloaded page has none (decision 139)', async ({
+    page,
+    request,
+  }) => {
+    const user = await registerUser(request);
+    await signInAs(page, user);
+    await page.goto('/app/workspaces');
+    await expect(page.getByRole('heading', { name: 'Workspaces' })).toBeVisible();
+    // The server names the build it serves as this tab knows its own: no notice.
+    const build = (await request.get('/api/health/')).headers()['x-stageline-build'];
+    expect(build).toMatch(/^\/assets\/index-[\w-]+\.js$/);
+    await expect(page.getByTestId('update-reload')).toHaveCount(0);
+
+    // A deploy meanwhile: the next answer names another build.
+    const apiCall = (url: URL) => url.pathname.startsWith('/api/') && !url.pathname.startsWith('/api/events/');
+    await page.route(apiCall, async (route) => {
+      const response = await route.fetch();
+      await route.fulfill({
+        response,
+        headers: { ...response.headers(), 'x-stageline-build': '/assets/index-newer.js' },
+      });
+    });
+    await page.getByRole('link', { name: 'Profile' }).click();
+    const reload = page.getByTestId('update-reload');
+    await expect(reload).toBeVisible();
+    await expect(page.getByText('Stageline has been updated')).toBeVisible();
+    await snap(page, 'update-notice-en-light');
+
+    await page.unrouteAll();
+    await Promise.all([page.waitForEvent('load'), reload.click()]);
+    await expect(page).toHaveURL(/\/app\/profile$/);
+    await expect(page.getByRole('heading', { name: 'Profile' })).toBeVisible();
+    await expect(page.getByTestId('update-reload')).toHaveCount(0);
+  });
+
   test('the API answers health and JSON errors beside the app', async ({ request }) => {
     const health = await request.get('/api/health/');
     expect(health.status()).toBe(200);

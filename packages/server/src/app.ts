@@ -8,6 +8,7 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
+import { BuildHeader } from '@stageline/shared';
 import type { Config } from './config';
 import type { Database } from './db';
 import {
@@ -48,7 +49,7 @@ import { i18nPlugin } from './http/i18n';
 import { registerInputGuard } from './http/input-guard';
 import { registerMaintenanceGate } from './http/maintenance';
 import { registerSecurityHeaders } from './http/security';
-import { registerWebApp } from './http/web-app';
+import { registerWebApp, webBuildOf } from './http/web-app';
 import { appJobs, createScheduler } from './jobs';
 import { version } from './version';
 
@@ -157,8 +158,17 @@ export async function buildApp({
   });
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
+  // Every API answer names the web build this process serves: a tab still running an older one
+  // offers to reload (docs/decisions.md, entry 139).
+  const build = webBuildOf(webDistDir);
   await app.register(
     async (api) => {
+      if (build) {
+        api.addHook('onRequest', (_request, reply, done) => {
+          reply.raw.setHeader(BuildHeader, build);
+          done();
+        });
+      }
       await api.register(systemRoutes, { config, database });
       await api.register(authRoutes, { ctx, limits });
       await api.register(usersRoutes, { ctx });

@@ -60,3 +60,9 @@ export const StorageKeys = {
   theme: 'theme',
   pipelineStatePrefix: 'pipelineState_',
 } as const;
+
+/**
+ * The response header naming the web build the server serves (the path of its entry script); a tab
+ * running another build offers to reload (docs/decisions.md, entry 139).
+ */
+export const BuildHeader = 'x-stageline-build';

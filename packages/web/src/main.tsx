@@ -11,8 +11,11 @@ import { Providers } from './app/providers';
 import { startPreloading } from './app/routing/preload';
 import { routes } from './app/routing/routes';
 import { watchPrerenderedLogin } from './features/auth';
+import { setOwnBuild } from './shared/api';
 import { i18nReady, initI18n } from './shared/i18n';
 
+// This tab's build: the path of this entry script, which API answers compare with theirs (decision 139).
+if (import.meta.env.PROD) setOwnBuild(new URL(import.meta.url).pathname);
 // On the prerendered /login page, what is typed before the app takes over is kept for its form.
 watchPrerenderedLogin();
 initI18n();

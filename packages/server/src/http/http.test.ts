@@ -4,7 +4,7 @@ import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { ZIdParams } from '@stageline/shared';
+import { BuildHeader, ZIdParams } from '@stageline/shared';
 import type { App } from '../app';
 import { schema, type Database } from '../db';
 import { buildTestApp, createTestDatabase, type TestApp } from '../../test/helpers';
@@ -289,6 +289,15 @@ describe('API errors', () => {
   });
 });
 
+test('without a web build, API answers name none', async () => {
+  const t = await buildTestApp({ database });
+  try {
+    expect((await t.app.inject({ method: 'GET', url: '/api/health/' })).headers[BuildHeader]).toBeUndefined();
+  } finally {
+    await t.close();
+  }
+});
+
 describe('with an https PUBLIC_URL', () => {
   const publicUrl = 'https://stageline.example.com';
   let t: TestApp;
@@ -370,6 +379,15 @@ describe('serving the web app', () => {
       expect(response.body).toBe(indexHtml);
     },
   );
+
+  test('every API answer names the build served, the entry script index.html loads (decision 139)', async () => {
+    for (const url of ['/api/health/', '/api/config/', '/api/users/me/']) {
+      const response = await t.app.inject({ method: 'GET', url });
+      expect(response.headers[BuildHeader], url).toBe('/assets/app-abc123.js');
+    }
+    // Pages and files do not carry it: the app reads it from its API calls.
+    expect((await t.app.inject({ method: 'GET', url: '/assets/app-abc123.js' })).headers[BuildHeader]).toBeUndefined();
+  });
 
   test('a hashed asset is cached for a year', async () => {
     const response = await t.app.inject({ method: 'GET', url: '/assets/app-abc123.js' });

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
@@ -6,6 +6,18 @@ import { Languages } from '@stageline/shared';
 import { sendApiNotFound } from './errors';
 
 const immutable = 'public, max-age=31536000, immutable';
+
+/**
+ * The web build in `distDir`: the path of its entry script as `index.html` loads it
+ * (`/assets/index-<hash>.js`), whose name changes with any change of the app's code. Null without
+ * a build. The app in the browser knows the same path as its own `import.meta.url`.
+ */
+export function webBuildOf(distDir: string | undefined): string | null {
+  const index = distDir && path.join(distDir, 'index.html');
+  if (!index || !existsSync(index)) return null;
+  const entry = /<script type="module"[^>]*\ssrc="(\/assets\/[^"]+\.js)"/.exec(readFileSync(index, 'utf8'));
+  return entry?.[1] ?? null;
+}
 
 /**
  * Serves the built web app: hashed files under `/assets/` cached for a year, everything else

@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
+import { BuildHeader } from '@stageline/shared';
 import { ApiError, createApiClient, type TApiClientDeps } from './client';
 import type { TTokens, TTokenStore } from './tokens';
 
@@ -423,5 +424,23 @@ describe('refresh()', () => {
     expect(tokens.value).toEqual({ access: 'a2', refresh: 'r2' });
     await expect(api.refresh()).resolves.toBe('ok');
     expect(calls).toHaveLength(1);
+  });
+});
+
+describe('the build an answer names', () => {
+  it('is passed on for every answer that names one, failures included, and not otherwise', async () => {
+    const named = (status: number, build: string) =>
+      new Response(JSON.stringify({}), {
+        status,
+        headers: { 'Content-Type': 'application/json', [BuildHeader]: build },
+      });
+    const answers = [named(200, '/assets/index-a.js'), named(404, '/assets/index-b.js'), json(200, {})];
+    const { deps } = setup(() => answers.shift()!);
+    const onBuild = vi.fn<(build: string) => void>();
+    const client = createApiClient({ ...deps, onBuild });
+    await client.get('units/');
+    await apiError(client.get('units/9/'));
+    await client.get('units/');
+    expect(onBuild.mock.calls).toEqual([['/assets/index-a.js'], ['/assets/index-b.js']]);
   });
 });

@@ -1,4 +1,4 @@
-import { ClientConstants, type TFieldErrors } from '@stageline/shared';
+import { BuildHeader, ClientConstants, type TFieldErrors } from '@stageline/shared';
 import type { TTokens, TTokenStore } from './tokens';
 
 export type TToastKind = 'success' | 'info' | 'warning' | 'error';
@@ -20,6 +20,8 @@ export type TApiClientDeps = {
   onPageError: (message: string | null) => void;
   /** The server answered 503 `maintenance`. */
   onMaintenance?: () => void;
+  /** Each answer's web build, as its server names it (`BuildHeader`; docs/decisions.md, entry 139). */
+  onBuild?: (build: string) => void;
   sleep?: (ms: number) => Promise<void>;
   debug?: () => boolean;
   /**
@@ -143,7 +145,10 @@ export function createApiClient(deps: TApiClientDeps) {
     }
     const url = `${deps.baseUrl}${path.replace(/^\//, '')}${buildQuery(options.query)}`;
     log(method, url);
-    return doFetch(url, { method, headers, body, signal: options.signal, credentials: 'same-origin' });
+    const response = await doFetch(url, { method, headers, body, signal: options.signal, credentials: 'same-origin' });
+    const build = response.headers.get(BuildHeader);
+    if (build) deps.onBuild?.(build);
+    return response;
   }
 
   async function refreshTokens(): Promise<TRefreshOutcome> {

@@ -4,10 +4,13 @@ import { currentLanguage, i18n } from '../i18n';
 import { clearSessionStorage } from '../lib/storage';
 import { useShellStore } from '../lib/shell-store';
 import { showToast } from '../ui/toast';
+import { showUpdateNotice } from '../ui/update-notice';
 
 type Listener = () => void;
 const logoutListeners = new Set<Listener>();
 let debugEnabled = false;
+/** The build this tab runs (its entry script's path), once `setOwnBuild` has told it. */
+let ownBuild: string | null = null;
 
 /** Serialises token refreshes across tabs where the browser has the Web Locks API. */
 function refreshLock<T>(run: () => Promise<T>): Promise<T> {
@@ -34,9 +37,21 @@ export const api = createApiClient({
   },
   onPageError: (message) => useShellStore.getState().setPageError(message),
   onMaintenance: () => useShellStore.getState().setMaintenance(true),
+  onBuild: (build) => {
+    if (ownBuild !== null && build !== ownBuild) showUpdateNotice();
+  },
   debug: () => debugEnabled,
   lock: refreshLock,
 });
+
+/**
+ * The build this tab runs: the path of its entry script, which the server names in every API
+ * answer for the build it serves; another name means a newer build is out (docs/decisions.md,
+ * entry 139). Set by the built app's entry only, so a development server never compares.
+ */
+export function setOwnBuild(build: string): void {
+  ownBuild = build;
+}
 
 /** The debug flag of docs/rules.md §Web (off by default; the server's DEBUG setting turns it on). */
 export function setDebug(on: boolean): void {
