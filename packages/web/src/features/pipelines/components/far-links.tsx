@@ -1,17 +1,15 @@
-import { getSmoothStepPath, Position, ViewportPortal } from '@xyflow/react';
+import { Position, ViewportPortal } from '@xyflow/react';
 import { memo, useMemo } from 'react';
 import type { TFlowEdge, TFlowNode } from '../lib/graph-model';
 import { routeKey, type TPoint } from '../lib/layout';
-import { fitRoute, routePath } from './flow-edge';
+import { linkPath, type TLinkEnd } from './flow-edge';
 import classes from './flow.module.css';
-
-type TEnd = TPoint & { position: Position };
 
 /**
  * Where a link meets `node`'s handle of `type`: the handle's outer side, as React Flow ends an edge
  * (its `getHandlePosition`), from the handles every node declares (`nodeHandles`).
  */
-function handleEnd(node: TFlowNode, type: 'source' | 'target'): TEnd | null {
+function handleEnd(node: TFlowNode, type: 'source' | 'target'): TLinkEnd | null {
   const handle = node.handles?.find((h) => h.type === type);
   if (!handle) return null;
   const x = node.position.x + handle.x;
@@ -30,7 +28,7 @@ function handleEnd(node: TFlowNode, type: 'source' | 'target'): TEnd | null {
   }
 }
 
-/** Each link's path, as `StageEdge` draws it: elk's route while its ends are where elk left them. */
+/** Every link's path, as `StageEdge` draws it (`linkPath`), the selected ones apart. */
 function linkPaths(
   nodes: readonly TFlowNode[],
   edges: readonly TFlowEdge[],
@@ -46,18 +44,7 @@ function linkPaths(
     const from = source && handleEnd(source, 'source');
     const to = target && handleEnd(target, 'target');
     if (!from || !to) continue;
-    const routed = fitRoute(routes?.get(routeKey(edge.source, edge.target)), from, to);
-    const [path] = routed
-      ? routePath(routed)
-      : getSmoothStepPath({
-          sourceX: from.x,
-          sourceY: from.y,
-          sourcePosition: from.position,
-          targetX: to.x,
-          targetY: to.y,
-          targetPosition: to.position,
-          borderRadius: 8,
-        });
+    const { path } = linkPath(routes?.get(routeKey(edge.source, edge.target)), from, to);
     if (edge.selected) selected += path;
     else plain += path;
     count += 1;

@@ -1,6 +1,6 @@
 import { ActionIcon } from '@mantine/core';
 import { IconX } from '@tabler/icons-react';
-import { BaseEdge, EdgeLabelRenderer, getSmoothStepPath, type EdgeProps } from '@xyflow/react';
+import { BaseEdge, EdgeLabelRenderer, getSmoothStepPath, type EdgeProps, type Position } from '@xyflow/react';
 import { createContext, memo, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { routeKey, type TPoint } from '../lib/layout';
@@ -62,6 +62,29 @@ export function routePath(points: readonly TPoint[], radius = 8): [string, numbe
   return [path, (a.x + b.x) / 2, (a.y + b.y) / 2];
 }
 
+/** Where a link meets a stage: the point and the side it leaves or enters by. */
+export type TLinkEnd = TPoint & { position: Position };
+
+/**
+ * A link's path and its middle, as every diagram draws it: along elk's route while the route's ends
+ * are where that layout left them (`routed`), else as a smooth step.
+ */
+export function linkPath(route: readonly TPoint[] | undefined, source: TLinkEnd, target: TLinkEnd) {
+  const routed = fitRoute(route, source, target);
+  const [path, labelX, labelY] = routed
+    ? routePath(routed)
+    : getSmoothStepPath({
+        sourceX: source.x,
+        sourceY: source.y,
+        sourcePosition: source.position,
+        targetX: target.x,
+        targetY: target.y,
+        targetPosition: target.position,
+        borderRadius: 8,
+      });
+  return { path, labelX, labelY, routed: routed !== null };
+}
+
 /**
  * An edge with an arrow, drawn along elk's orthogonal route (around the nodes) while its ends are
  * where that layout left them, and as a smooth step once a node moved; in the editor a delete button shows on hover or selection. The
@@ -95,13 +118,15 @@ export const StageEdge = memo(function StageEdge(props: EdgeProps) {
     leaveTimer.current = setTimeout(() => setHovered(false), LeaveDelayMs);
   }, []);
   useEffect(() => () => clearTimeout(leaveTimer.current), []);
-  const routed = useMemo(
-    () => fitRoute(route, { x: sourceX, y: sourceY }, { x: targetX, y: targetY }),
-    [route, sourceX, sourceY, targetX, targetY],
+  const { path, labelX, labelY, routed } = useMemo(
+    () =>
+      linkPath(
+        route,
+        { x: sourceX, y: sourceY, position: sourcePosition },
+        { x: targetX, y: targetY, position: targetPosition },
+      ),
+    [route, sourceX, sourceY, sourcePosition, targetX, targetY, targetPosition],
   );
-  const [path, labelX, labelY] = routed
-    ? routePath(routed)
-    : getSmoothStepPath({ sourceX, sourceY, targetX, targetY, sourcePosition, targetPosition, borderRadius: 8 });
   const edgeStyle = useMemo(
     () => ({
       ...style,
