@@ -161,7 +161,7 @@ test.describe('the shell', () => {
     // The server names the build it serves as this tab knows its own: no notice.
     const build = (await request.get('/api/health/')).headers()['x-stageline-build'];
     expect(build).toMatch(/^\/assets\/index-[\w-]+\.js$/);
-    await expect(page.getByTestId('update-reload')).toHaveCount(0);
+    await expect(page.getByTestId('update-notice')).toHaveCount(0);
 
     // A deploy meanwhile: the next answer names another build.
     const apiCall = (url: URL) => url.pathname.startsWith('/api/') && !url.pathname.startsWith('/api/events/');
@@ -173,7 +173,7 @@ test.describe('the shell', () => {
       });
     });
     await page.getByRole('link', { name: 'Profile' }).click();
-    const reload = page.getByTestId('update-reload');
+    const reload = page.getByTestId('update-notice').getByTestId('reload');
     await expect(reload).toBeVisible();
     await expect(page.getByText('Stageline has been updated')).toBeVisible();
     await snap(page, 'update-notice-en-light');
@@ -182,7 +182,7 @@ test.describe('the shell', () => {
     await Promise.all([page.waitForEvent('load'), reload.click()]);
     await expect(page).toHaveURL(/\/app\/profile$/);
     await expect(page.getByRole('heading', { name: 'Profile' })).toBeVisible();
-    await expect(page.getByTestId('update-reload')).toHaveCount(0);
+    await expect(page.getByTestId('update-notice')).toHaveCount(0);
   });
 
   test('the API answers health and JSON errors beside the app', async ({ request }) => {

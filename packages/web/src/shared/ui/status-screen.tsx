@@ -32,9 +32,15 @@ export function StatusScreen({
   );
 }
 
-export function ReloadButton({ label }: { label: string }) {
+/** Reloads the page: the fatal error screen's action, and the update notice's (compact). */
+export function ReloadButton({ label, compact = false }: { label: string; compact?: boolean }) {
   return (
-    <Button onClick={() => window.location.reload()} variant="filled">
+    <Button
+      onClick={() => window.location.reload()}
+      variant="filled"
+      size={compact ? 'compact-sm' : undefined}
+      data-testid="reload"
+    >
       {label}
     </Button>
   );

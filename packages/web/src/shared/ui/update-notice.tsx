@@ -1,8 +1,8 @@
-import { Button, Group, Text } from '@mantine/core';
+import { Group, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { i18n } from '../i18n';
+import { ReloadButton } from './status-screen';
 
-const NoticeId = 'stageline-update';
 let shown = false;
 
 /**
@@ -16,16 +16,14 @@ export function showUpdateNotice(): void {
   if (shown) return;
   shown = true;
   notifications.show({
-    id: NoticeId,
+    id: 'stageline-update',
     autoClose: false,
     color: 'blue',
     title: i18n.t('Stageline has been updated'),
     message: (
       <Group justify="space-between" gap="xs" wrap="wrap" mt={4}>
         <Text size="sm">{i18n.t('Reload the page to use the new version.')}</Text>
-        <Button size="compact-sm" onClick={() => window.location.reload()} data-testid="update-reload">
-          {i18n.t('Reload')}
-        </Button>
+        <ReloadButton label={i18n.t('Reload')} compact />
       </Group>
     ),
     'data-testid': 'update-notice',
