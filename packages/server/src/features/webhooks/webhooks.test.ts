@@ -202,9 +202,12 @@ describe('deliveries', () => {
       const tries = await receiver.waitFor(3);
       expect(new Set(tries.map((r) => r.json.delivery)).size).toBe(1);
       expect(tries[0]!.json.data).toMatchObject({ comment: { text: 'Looks good', unit: unit.id } });
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      // The receiver has answered the third try; the dispatcher records that answer a moment later
+      // (100 ms was not always enough on a loaded machine).
+      await expect
+        .poll(async () => (await deliveriesOf(hook))[0], { timeout: 10_000 })
+        .toMatchObject({ status: 'succeeded', attempts: 3, response_status: 200 });
       const [delivery] = await deliveriesOf(hook);
-      expect(delivery).toMatchObject({ status: 'succeeded', attempts: 3, response_status: 200 });
 
       const again = await as(t, team.admin)('POST', `/api/webhooks/${hook.id}/deliveries/${delivery!.id}/redeliver/`);
       expect(again.statusCode).toBe(201);
