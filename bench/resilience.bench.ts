@@ -13,10 +13,18 @@
  * The server is the built one (`packages/server/dist/main.js`, built first when missing), as
  * `npm start` runs it. Env: BENCH_DATABASE_URL=postgres://… adds PostgreSQL (a fresh database,
  * dropped after); BENCH_CLIENTS (200), BENCH_SECONDS (30), BENCH_WRITERS (8), BENCH_CRASHES (3).
+ *
+ * Attacks (issue 31): each module of `bench/attacks/` runs against a fresh server of its own. A
+ * sampler asks `/api/health/` one request after another and reads the server's resident memory
+ * (`VmRSS`) every 50 ms, and signs in every 500 ms: first for `IDLE_MS` with nothing else running
+ * (the same-run reference), then while the attack runs. Printed: health p50 / p99 and the slowest
+ * sign-in beside the idle ones, and the memory the attack added at its peak. Goals: health p99
+ * < 200 ms and bounded memory under each attack (docs/security.md). BENCH_ATTACKS=a,b runs only those.
  * Run: `npm run bench -- resilience`.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { readdirSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -152,13 +160,103 @@ async function targets(): Promise<Target[]> {
   return list;
 }
 
+/** What one module of `bench/attacks/` exports: the attack, and any server setting it needs. */
+type AttackModule = {
+  default: (ctx: { base: string; authorization: string }) => Promise<string>;
+  serverEnv?: Record<string, string>;
+};
+/** Every module of `bench/attacks/`, by name. */
+const Attacks = readdirSync(new URL('./attacks/', import.meta.url))
+  .filter((file) => file.endsWith('.ts'))
+  .map((file) => file.slice(0, -'.ts'.length));
+const IdleMs = 3000;
+
+async function rssOf(pid: number): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? Number.NaN) / 1024;
+}
+
+type Samples = { health: number[]; signIns: number[]; rss: number[] };
+
+/** Samples health, sign-in and memory until `until` settles; health and sign-in times in ms. */
+async function sample(server: Server, username: string, until: Promise<unknown>): Promise<Samples> {
+  const samples: Samples = { health: [], signIns: [], rss: [] };
+  let done = false;
+  void until.finally(() => (done = true));
+  const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  const timed = async (list: number[], ask: () => Promise<Response>) => {
+    const started = performance.now();
+    await (await ask()).arrayBuffer();
+    list.push(performance.now() - started);
+  };
+  await Promise.all([
+    (async () => {
+      while (!done) await timed(samples.health, () => fetch(`${server.url}/api/health/`));
+    })(),
+    (async () => {
+      while (!done) {
+        await timed(samples.signIns, () =>
+          fetch(`${server.url}/api/users/login/`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ username, password }),
+          }),
+        );
+        await pause(500);
+      }
+    })(),
+    (async () => {
+      while (!done) {
+        samples.rss.push(await rssOf(server.child.pid!));
+        await pause(50);
+      }
+    })(),
+  ]);
+  return samples;
+}
+
+const percentile = (values: number[], p: number) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((values.length * p) / 100))] ?? Number.NaN;
+
+/** One attack on a fresh server: the idle reference first, then the attack; a table row. */
+async function attackRow(target: Target, name: string): Promise<string> {
+  const module = (await import(`./attacks/${name}.ts`)) as AttackModule;
+  const server = await startServer({ ...target.env, ...module.serverEnv });
+  try {
+    const headers = await signUp(server.url);
+    const { username } = (await json<{ username: string }>(`${server.url}/api/users/me/`, { headers })).body;
+    const idle = await sample(server, username, new Promise((resolve) => setTimeout(resolve, IdleMs)));
+    const started = performance.now();
+    let description = '';
+    const attack = module.default({ base: server.url, authorization: headers.authorization }).then((text) => {
+      description = text;
+    });
+    const busy = await sample(server, username, attack);
+    await attack;
+    const took = performance.now() - started;
+    const idleRss = Math.max(...idle.rss);
+    const f = (value: number) => Math.round(value).toLocaleString('en');
+    return (
+      `| ${target.label} | ${description} (${ms(took)}) | **${f(percentile(busy.health, 50))} / ${f(percentile(busy.health, 99))} ms** ` +
+      `| ${f(percentile(idle.health, 50))} / ${f(percentile(idle.health, 99))} ms | ${f(Math.max(...busy.signIns))} ms ` +
+      `| ${f(Math.max(...idle.signIns))} ms | **+${f(Math.max(...busy.rss) - idleRss)} MB** (${f(idleRss)} MB idle) |`
+    );
+  } finally {
+    server.child.kill('SIGTERM');
+    await server.exited;
+  }
+}
+
 const ms = (value: number) => `${Math.round(value).toLocaleString('en')} ms`;
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 export default async function run(): Promise<void> {
   ensureBuilt();
   const rows: string[] = [];
+  const attackRows: string[] = [];
+  const chosen = process.env.BENCH_ATTACKS?.split(',') ?? Attacks;
   for (const target of await targets()) {
+    for (const name of chosen) attackRows.push(await attackRow(target, name));
     let server: Server = await startServer(target.env);
     try {
       const first = await signUp(server.url);
@@ -209,6 +307,12 @@ export default async function run(): Promise<void> {
   );
   print('| --- | --- | --- | --- | --- | --- | --- | --- | --- |');
   for (const row of rows) print(row);
+  print(`\nAttacks, each on a fresh server, health asked one request after another (idle ${IdleMs / 1000} s first):\n`);
+  print(
+    '| database | attack | `health/` p50 / p99 during | reference: idle p50 / p99 | slowest sign-in during | idle | memory added at peak |',
+  );
+  print('| --- | --- | --- | --- | --- | --- | --- |');
+  for (const row of attackRows) print(row);
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await run();
