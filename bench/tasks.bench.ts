@@ -42,7 +42,7 @@ import { ensureBuilt, peakRssOf, startServer } from './support/server';
 const Stages = 20;
 const Requests = Number(process.env.BENCH_REQUESTS ?? 100);
 const Rounds = Number(process.env.BENCH_ROUNDS ?? 5);
-/** Units of the matrix pipeline (`BENCH_UNITS`, default 10,000): the README's table runs 1k, 10k and 50k. */
+/** Units of the matrix pipeline (`BENCH_UNITS`, default 10,000): docs/benchmarks.md's table runs 1k, 10k and 50k. */
 const MatrixUnits = Number(process.env.BENCH_UNITS ?? 10_000);
 
 /**
