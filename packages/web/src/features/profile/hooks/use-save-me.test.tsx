@@ -44,4 +44,13 @@ describe('profile settings without a form of their own', () => {
     await choose('profile-email-frequency', 'Weekly');
     expect(await screen.findByText('The e-mail digest is off on this server.')).toBeInTheDocument();
   });
+
+  it('a language change says "saved" in the new language, title and body alike', async () => {
+    serve('member');
+    renderAt('/app/profile');
+    await choose('profile-language', 'Русский');
+    expect(await screen.findByText('Сохранено', {}, lazy)).toBeInTheDocument();
+    expect(screen.getByText('Успешно')).toBeInTheDocument();
+    expect(screen.queryByText('Saved')).not.toBeInTheDocument();
+  }, 60_000);
 });

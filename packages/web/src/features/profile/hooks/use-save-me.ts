@@ -12,7 +12,7 @@ import { patchMe } from '../api';
  * the toast (apply the language, the time zone). Answers whether it saved.
  */
 export function useSaveMe(userId: number) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const [saving, setSaving] = useState<keyof TUserPatch | null>(null);
 
   const save = async (patch: TUserPatch, then?: () => unknown): Promise<boolean> => {
@@ -20,7 +20,9 @@ export function useSaveMe(userId: number) {
     try {
       await patchMe(userId, patch);
       await then?.();
-      showToast({ kind: 'success', message: t('Saved') });
+      // Asked of i18n now, not of the render's `t`: a language change in `then` must reach the body
+      // as it reaches the title, or a switch to Russian says "Успешно / Saved" (issue 39, item 21).
+      showToast({ kind: 'success', message: i18n.t('Saved') });
       return true;
     } catch (error) {
       // Null: the transport already said it (offline, slow); there is nothing to add.
