@@ -74,8 +74,14 @@ export const ZUnitList = z.object({
 });
 
 /**
- * The batch template of docs/rules.md §Pipelines: `{count}` required, `{project}` optional; count > 0,
- * start ≥ 0, step ≥ 1. The same schema checks the form and the request.
+ * The number in a batch template: `{count}`, or `{count:03}` for the number zero-padded to 3 digits
+ * (`sh{count:03}` → sh010, sh020; 1 to 9 digits; a longer number keeps all its digits).
+ */
+const CountPlaceholder = /\{count(?::0([1-9]))?\}/g;
+
+/**
+ * The batch template of docs/rules.md §Pipelines: `{count}` (or zero-padded `{count:03}`) required,
+ * `{project}` optional; count > 0, start ≥ 0, step ≥ 1. The same schema checks the form and the request.
  */
 export const ZBatchUnits = z.object({
   project: z.number().int().positive(),
@@ -85,7 +91,9 @@ export const ZBatchUnits = z.object({
     .trim()
     .min(1)
     .max(Limits.name.max)
-    .refine((value) => value.includes('{count}'), { message: 'The template must contain {count}' }),
+    .refine((value) => new RegExp(CountPlaceholder.source).test(value), {
+      message: 'The template must contain {count}',
+    }),
   count: z.number().int().min(Limits.batchUnits.min).max(Limits.batchUnits.max),
   start: z.number().int().min(0).max(1_000_000_000),
   step: z.number().int().min(1).max(1_000_000),
@@ -105,7 +113,11 @@ export function batchUnitNames(
   const names: string[] = [];
   for (let i = 0; i < Math.min(input.count, limit); i++) {
     const n = input.start + i * input.step;
-    names.push(input.template.replaceAll('{count}', String(n)).replaceAll('{project}', projectName));
+    names.push(
+      input.template
+        .replace(CountPlaceholder, (_placeholder, width?: string) => String(n).padStart(Number(width ?? 0), '0'))
+        .replaceAll('{project}', projectName),
+    );
   }
   return names;
 }

@@ -136,6 +136,35 @@ describe('units', () => {
     expect(ru.json()).toEqual({ template: ['Шаблон должен содержать {count}'] });
   });
 
+  test('batch: {count:03} pads the number with zeros, a longer number keeps its digits', async () => {
+    const team = await buildTeam(t);
+    const flow = await buildFlow(t, { workspace: team.workspace, stages: [{}] });
+    const batch = (template: string, start: number) =>
+      as(t, team.member)('POST', '/api/units/batch/', {
+        project: flow.project.id,
+        pipeline: flow.pipeline.id,
+        template,
+        count: 3,
+        start,
+        step: 10,
+      });
+    const padded = await batch('sh{count:03}', 10);
+    expect(padded.statusCode, padded.body).toBe(201);
+    expect(padded.json<{ units: { name: string }[] }>().units.map((unit) => unit.name)).toEqual([
+      'sh010',
+      'sh020',
+      'sh030',
+    ]);
+    const wide = await batch('ep{count:02}', 990);
+    expect(wide.json<{ units: { name: string }[] }>().units.map((unit) => unit.name)).toEqual([
+      'ep990',
+      'ep1000',
+      'ep1010',
+    ]);
+    const zeroWidth = await batch('sh{count:00}', 10);
+    expect(zeroWidth.json()).toEqual({ template: ['The template must contain {count}'] });
+  });
+
   test('list: paginated by name, search; a project the caller cannot see is 404', async () => {
     const team = await buildTeam(t);
     const flow = await buildFlow(t, { workspace: team.workspace, stages: [{}] });
