@@ -150,7 +150,7 @@ export async function buildApp({
   await app.register(swaggerUi, {
     routePrefix: '/api/docs',
     // Without the standalone top bar: its logo is an SVG with an inline <style>, which the page's
-    // strict CSP (no 'unsafe-inline' styles) refuses (docs/decisions.md, entry 55).
+    // strict CSP (no 'unsafe-inline' styles) refuses (docs/decisions.md, entry 62).
     uiConfig: { layout: 'BaseLayout' },
     theme: { title: 'Stageline API' },
     staticCSP: true,

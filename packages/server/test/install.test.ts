@@ -5,7 +5,7 @@ import { describe, expect, test } from 'vitest';
 import { serverRoot } from '../src/package-paths';
 
 /**
- * A fresh `npm ci` must print nothing a newcomer has to wonder about (docs/decisions.md, entry 51):
+ * A fresh `npm ci` must print nothing a newcomer has to wonder about (docs/decisions.md, entry 58):
  * no package in the lockfile may refuse the oldest Node.js the README promises, and every install
  * script must be reviewed in the root's `allowScripts`.
  */

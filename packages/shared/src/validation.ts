@@ -13,7 +13,7 @@ function messageKey(issue: z.core.$ZodRawIssue): string {
       return issue.expected === 'int' ? 'Enter a whole number.' : 'Invalid value.';
     case 'too_small':
       if (issue.origin === 'string') {
-        // An empty field is missing, whatever its minimum (docs/decisions.md, entry 54).
+        // An empty field is missing, whatever its minimum (docs/decisions.md, entry 61).
         return Number(issue.minimum) <= 1 || issue.input === ''
           ? 'Field can not be empty'
           : 'Ensure this field has at least {{min}} characters.';

@@ -62,7 +62,7 @@ const oneOf = (column: AnyPgColumn, values: readonly string[]) =>
  * The name of a workspace, project, pipeline or unit: its column collation `natural_sort` (ICU,
  * numeric; created by migration 0006) orders digit runs by value, so `order by name` lists "Shot 2"
  * before "Shot 10" on PGlite and PostgreSQL alike, and the indexes on the column follow it
- * (docs/decisions.md, entry 52). Drizzle has no column collation, hence the custom type.
+ * (docs/decisions.md, entry 59). Drizzle has no column collation, hence the custom type.
  */
 export const naturalSortCollation = 'natural_sort';
 const displayName = customType<{ data: string }>({

@@ -57,7 +57,7 @@ export const TaskErrorMessages: Record<TTaskErrorCode, string> = {
 /**
  * Status labels (i18n keys). The Edit status has a key of its own, i18next's context form of 'Edit'
  * (`t('Edit', { context: 'status' })` reads it too), so that it can differ from the Edit action in
- * other languages (docs/decisions.md, entry 55).
+ * other languages (docs/decisions.md, entry 62).
  */
 export const TaskStatusLabels: Record<TTaskStatus, string> = {
   todo: 'To do',

@@ -8,7 +8,7 @@ import { buildFlow } from '../../../test/units';
 import { addMember, as, buildTeam, buildWorkspace } from '../../../test/workspaces';
 
 /**
- * Names sort naturally in the database (docs/decisions.md, entry 52), so pages agree with the order:
+ * Names sort naturally in the database (docs/decisions.md, entry 59), so pages agree with the order:
  * on PGlite here, on PostgreSQL with `npm run test:api:pg`.
  */
 let t: TestApp;

@@ -7,7 +7,7 @@ import type { TRouteHandle } from '../routing/crumbs';
 
 /**
  * Home, then the steps of the matched routes: project, pipeline, unit (with its pipeline) or task
- * (with its project, pipeline and unit), then Edit on edit screens (docs/decisions.md, entry 53).
+ * (with its project, pipeline and unit), then Edit on edit screens (docs/decisions.md, entry 60).
  */
 export function Breadcrumbs() {
   const { t } = useTranslation();

@@ -14,7 +14,7 @@ export type TRecordCrumbsProps = { params: Params; current: boolean };
 /**
  * One step after Home, with the separator before it: a link, or plain text for the current page or
  * a step without a page. Steps carry their own separator so that record crumbs not known yet (a
- * unit's pipeline before the unit loads) take no room (docs/decisions.md, entry 53).
+ * unit's pipeline before the unit loads) take no room (docs/decisions.md, entry 60).
  */
 export function CrumbStep({ label, to, current = false }: TCrumb & { current?: boolean }) {
   return (

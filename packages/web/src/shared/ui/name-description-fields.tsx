@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 /**
  * The opening of every record form (project, pipeline, unit): an error that is not about one field,
  * then the required name and the optional description. No `maxLength`: a longer text stays as typed
- * and the form's schema says what is wrong (docs/decisions.md, entry 54).
+ * and the form's schema says what is wrong (docs/decisions.md, entry 61).
  */
 export function NameDescriptionFields<T extends { name: string; description: string }>({
   form,

@@ -31,7 +31,7 @@ export const userMarkdownComponents: Components = {
 /**
  * Markdown a person wrote (GitHub's flavour), as text only: HTML inside it is shown as written,
  * never parsed (no rehype-raw), and react-markdown's default URL filter empties `javascript:` and
- * the like. Comments add their mention plugin; descriptions use it as is (docs/decisions.md, entry 55).
+ * the like. Comments add their mention plugin; descriptions use it as is (docs/decisions.md, entry 62).
  */
 export function UserMarkdown({
   text,

@@ -10,7 +10,7 @@ import { useWorkspaces } from '../../workspaces';
  * 'Continue quickstart' while it is not done, for someone setting up their own team: a user with no
  * workspace yet, or one who owns a workspace (the quickstart resumes at its missing records). A
  * person who only joined other people's workspaces is not urged to set one up (docs/decisions.md,
- * entry 55).
+ * entry 62).
  */
 export function QuickstartBanner() {
   const { t } = useTranslation();
