@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { registerUser } from './support/accounts';
-import { oneStagePipeline, openAs as open, teamWorkspace } from './support/api';
+import { call, oneStagePipeline, openAs as open, teamWorkspace } from './support/api';
 import { expect, snap, test } from './support/fixtures';
 
 /** Posts a comment from the composer with Ctrl+Enter and waits for it in the author's own list. */
@@ -82,15 +82,8 @@ test('comments and notifications arrive live, and comment text never runs', asyn
   await expect(bList.getByRole('link', { name: 'click me' })).toBeVisible();
   await expectInert(a);
   await expectInert(b);
-  await b.reload();
-  await expect(bList.getByTestId('comment')).toHaveCount(1 + payloads.length);
-  await expectInert(b);
-  await b.waitForTimeout(500); // an onerror or onload would have fired by now
-  expect(dialogs).toEqual([]);
-
-  await snap(b, 'comments-panel-en-light');
-
-  // The notification: open the screen, see it unread, open it (marks it read), the badge clears.
+  // The notification, before any reload of the task: opening the task reads what was said about it
+  // (issue 39, item 13). Open the screen, see it unread, open it (marks it read), the badge clears.
   await b.getByTestId('notifications-bell').click();
   await expect(b).toHaveURL(/\/app\/notifications$/);
   const item = b.getByTestId('notification').first();
@@ -106,6 +99,14 @@ test('comments and notifications arrive live, and comment text never runs', asyn
   await expect(b).toHaveURL(new RegExp(`${taskPath}$`));
   await expect(b.getByTestId('notifications-badge')).toHaveCount(0);
 
+  await b.reload();
+  await expect(bList.getByTestId('comment')).toHaveCount(1 + payloads.length);
+  await expectInert(b);
+  await b.waitForTimeout(500); // an onerror or onload would have fired by now
+  expect(dialogs).toEqual([]);
+
+  await snap(b, 'comments-panel-en-light');
+
   // Both screens in the dark theme.
   await b.evaluate(() => localStorage.setItem('theme', 'dark'));
   await b.reload();
@@ -116,4 +117,23 @@ test('comments and notifications arrive live, and comment text never runs', asyn
   await expect(b.getByTestId('notification')).toHaveCount(1);
   await snap(b, 'notifications-en-dark');
   expect(dialogs).toEqual([]);
+});
+
+test('opening a task reads its notifications, however the task was reached', async ({ browser, baseURL, request }) => {
+  const alice = await registerUser(request, { firstName: 'Alice' });
+  const boris = await registerUser(request, { firstName: 'Boris' });
+  const { workspace, project } = await teamWorkspace(request, alice, [boris], 'Reading studio');
+  const { tasks } = await oneStagePipeline(request, alice, project, {}, ['Shot 1', 'Shot 2']);
+  for (const task of tasks) await call(request, alice, 'PATCH', `tasks/${task}/`, { assignees: [boris.id] });
+
+  const b = await open(browser, baseURL, boris, workspace);
+  await b.goto('/app');
+  await expect(b.getByTestId('notifications-badge')).toHaveText('2');
+  // Straight to the first task, as a link in a mail would: its notification is read, the other's not.
+  await b.goto(`/app/tasks/${tasks[0]}`);
+  await expect(b.getByTestId('task-title')).toContainText('Shot 1');
+  await expect(b.getByTestId('notifications-badge')).toHaveText('1');
+  await b.goto('/app/notifications');
+  await expect(b.locator('[data-testid="notification"][data-read="false"]')).toHaveCount(1);
+  await expect(b.locator('[data-testid="notification"][data-read="false"]')).toContainText('Shot 2');
 });

@@ -57,6 +57,10 @@ export const ZNotificationListQuery = z.object({
   offset: ZOffset,
   limit: ZPageLimit,
 });
+/** POST notifications/read_all/?task=…: only the notifications about one task (its screen was opened). */
+export const ZReadAllQuery = z.object({
+  task: z.coerce.number().int().positive().max(2_147_483_647).optional(),
+});
 export const ZNotificationList = z.object({
   count: z.number().int(),
   next: z.number().int().nullable(),

@@ -179,4 +179,21 @@ describe('the notifications list', () => {
     expect((await call('GET', '/api/notifications/?read=maybe')).statusCode).toBe(400);
     expect((await call('POST', '/api/notifications/2147483647/read/')).statusCode).toBe(404);
   });
+
+  test('read_all?task= marks only the notifications about that task read', async () => {
+    const { team, task, flow } = await scene();
+    const other = { task: taskAt(await buildUnit(t, team.owner, flow), flow, 0) };
+    for (const id of [task, other.task]) {
+      ok(await as(t, team.owner)('PATCH', `/api/tasks/${id}/`, { assignees: [team.guest.id] }));
+    }
+    expect(await notificationsOf(t, team.guest)).toMatchObject({ unread: 2 });
+    expect((await as(t, team.guest)('POST', `/api/notifications/read_all/?task=${task}`)).statusCode).toBe(204);
+    const after = await notificationsOf(t, team.guest);
+    expect(after.unread).toBe(1);
+    expect(after.results.map((n) => [n.task?.id, n.read])).toEqual([
+      [other.task, false],
+      [task, true],
+    ]);
+    expect((await as(t, team.guest)('POST', '/api/notifications/read_all/?task=abc')).statusCode).toBe(400);
+  });
 });

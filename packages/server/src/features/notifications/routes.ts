@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ZIdParams, ZNotificationList, ZNotificationListQuery } from '@stageline/shared';
+import { ZIdParams, ZNotificationList, ZNotificationListQuery, ZReadAllQuery } from '@stageline/shared';
 import type { Db } from '../../db';
 import { callerOf } from '../auth';
 import { listNotifications, markAllRead, markNotification } from './service';
@@ -34,10 +34,19 @@ export const notificationsRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app
     '/notifications/read_all/',
     {
       ...signedIn,
-      schema: { tags, summary: "Mark all the caller's notifications read", security: bearer, response: done },
+      schema: {
+        tags,
+        summary: "Mark all the caller's notifications read",
+        description:
+          '`task` marks only those about one task: the web app sends it when the task screen opens, ' +
+          'so a notification read by following it elsewhere (a mail, a pop-up, the matrix) stops showing unread.',
+        security: bearer,
+        querystring: ZReadAllQuery,
+        response: done,
+      },
     },
     async (request, reply) => {
-      await markAllRead(db, { userId: callerOf(request).id });
+      await markAllRead(db, { userId: callerOf(request).id, taskId: request.query.task });
       return reply.status(204).send(null);
     },
   );

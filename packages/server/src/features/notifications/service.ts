@@ -118,10 +118,16 @@ export async function markNotification(
   if (updated.length === 0) throw new AppError('not_found');
 }
 
-/** POST notifications/read_all/: every unread notification of the caller. */
-export async function markAllRead(db: Db, { userId }: { userId: number }): Promise<void> {
+/** POST notifications/read_all/: every unread notification of the caller, or those about one task. */
+export async function markAllRead(db: Db, { userId, taskId }: { userId: number; taskId?: number }): Promise<void> {
   await db
     .update(notifications)
     .set({ readAt: new Date() })
-    .where(and(eq(notifications.userId, userId), isNull(notifications.readAt)));
+    .where(
+      and(
+        eq(notifications.userId, userId),
+        isNull(notifications.readAt),
+        taskId === undefined ? undefined : eq(notifications.taskId, taskId),
+      ),
+    );
 }

@@ -30,7 +30,7 @@ import { useTranslation } from 'react-i18next';
 import { paths, StorageKeys } from '@stageline/shared';
 import { displayName, RequireSession, UserAvatar, useCurrentUser } from '../../features/auth';
 import { CommandPalette, KeyboardLayer, openPalette } from '../../features/command-palette';
-import { LiveEvents, NotificationsBell, UnreadBadge } from '../../features/notifications';
+import { LiveEvents, NotificationsBell, UnreadBadge, useReadOpenedTask } from '../../features/notifications';
 import { QuickstartBanner } from '../../features/onboarding';
 import { WorkspaceSwitcher } from '../../features/workspaces';
 import { useShellStore } from '../../shared/lib/shell-store';
@@ -66,6 +66,7 @@ export function AppLayout() {
 function AppShellLayout() {
   const { t } = useTranslation();
   const user = useCurrentUser();
+  useReadOpenedTask();
   const name = displayName(user);
   const location = useLocation();
   const pageError = useShellStore((s) => s.pageError);

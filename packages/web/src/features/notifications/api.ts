@@ -1,4 +1,7 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
+import { useMatch } from 'react-router';
+import { paths } from '@stageline/shared';
 import { ZNotificationList } from '@stageline/shared';
 import { api } from '../../shared/api';
 import { queryClient } from '../../shared/api/query-client';
@@ -69,3 +72,28 @@ export const useMarkNotification = () =>
 export const markAllNotificationsRead = () => api.post<void>('notifications/read_all/', undefined, silent);
 export const useMarkAllNotificationsRead = () =>
   useMutation({ mutationFn: markAllNotificationsRead, onSettled: refreshNotifications });
+
+/**
+ * POST notifications/read_all/?task=…: opening a task reads what was said about it, however the
+ * task was reached (a mail, a pop-up, the matrix), as following the notification itself does (issue
+ * 39, item 13). Asked only while the badge counts unread notifications, so an ordinary task visit
+ * costs no request.
+ */
+export function useReadOpenedTask() {
+  const taskId = Number(useMatch(paths.app.task(':taskId'))?.params.taskId);
+  const { data: unread } = useUnreadCount();
+  // Once per opening: what arrives while the screen stays open (a live mention) stays unread.
+  const opened = useRef<number | null>(null);
+  useEffect(() => {
+    if (!Number.isSafeInteger(taskId) || taskId <= 0) {
+      opened.current = null;
+      return;
+    }
+    if (unread === undefined || opened.current === taskId) return;
+    opened.current = taskId;
+    if (unread === 0) return;
+    void api
+      .post<void>('notifications/read_all/', undefined, { ...silent, query: { task: taskId } })
+      .then(refreshNotifications, () => undefined);
+  }, [taskId, unread]);
+}

@@ -3,3 +3,4 @@ export { LiveEvents } from './live/live-events';
 export { UnreadBadge } from './components/unread-badge';
 export { NotificationsBell } from './components/notifications-bell';
 export { askBrowserPermission, browserPermission } from './lib/browser-notifications';
+export { useReadOpenedTask } from './api';
