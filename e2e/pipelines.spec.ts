@@ -245,3 +245,17 @@ test("a stage's settings are fetched when asked for: a failed fetch says so, and
   await expect(page.getByTestId('stage-settings-form')).toBeVisible();
   await expect(page.getByTestId('stage-settings-name')).toHaveValue('Layout');
 });
+
+test('Delete on Start or End says why nothing happened', async ({ page, request }) => {
+  await page.goto(await emptyPipelineEditor(page, request, 'Fixed ends studio'));
+  const error = page.getByTestId('flow-error');
+  for (const kind of ['root', 'end'] as const) {
+    // Chosen with the mouse, as a sighted user would, then the Delete key.
+    await node(page, kind).click();
+    await page.keyboard.press('Delete');
+    await expect(error).toHaveText('Start and end stages cannot be deleted.');
+    await expect(node(page, kind)).toHaveCount(1);
+    await error.getByRole('button').click();
+    await expect(error).toHaveCount(0);
+  }
+});

@@ -207,6 +207,7 @@ export function FlowEditor({ pipeline, projectId }: { pipeline: TPipeline; proje
     store,
     lastFocusedRef,
     announce,
+    refuse: (message) => showError(message, { transient: true }),
     graphError,
     addStage: addStage.after,
     openSettings: (id) => void openSettings([id]),

@@ -54,6 +54,7 @@ export function useFlowKeyboard({
   store,
   lastFocusedRef,
   announce,
+  refuse,
   graphError,
   addStage,
   openSettings,
@@ -63,6 +64,8 @@ export function useFlowKeyboard({
   /** The node the keyboard was last on (the editor maps a saved stage's temporary id to its real one). */
   lastFocusedRef: RefObject<string | null>;
   announce: (message: string) => void;
+  /** Says on the canvas, where a mouse user looks too, why a key did nothing (an alert: read out as well). */
+  refuse: (message: string) => void;
   graphError: (code: TGraphErrorCode) => string;
   /** Adds a stage at `at` (free of other stages), connected from `after`; its id, or null at the limit. */
   addStage: (at: TPoint, after: string) => string | null;
@@ -170,7 +173,19 @@ export function useFlowKeyboard({
   const onKeyDownCapture = useCallback(
     (event: ReactKeyboardEvent) => {
       const target = event.target as HTMLElement;
-      if (!target.classList.contains('react-flow__node') || event.ctrlKey || event.metaKey) return;
+      if (event.ctrlKey || event.metaKey) return;
+      if (!target.classList.contains('react-flow__node')) {
+        // Delete on a selection made with the mouse: React Flow skips Start and End silently.
+        const deleting = event.key === 'Delete' || event.key === 'Backspace';
+        if (
+          deleting &&
+          !isTyping(target) &&
+          store.getState().nodes.some((n) => n.selected && n.data.kind !== 'stage')
+        ) {
+          refuse(t('Start and end stages cannot be deleted.'));
+        }
+        return;
+      }
       const id = pendingRef.current ?? target.dataset.id;
       const s = store.getState();
       const node = id ? s.nodes.find((n) => n.id === id) : undefined;
@@ -213,7 +228,7 @@ export function useFlowKeyboard({
       } else if (key === 'Delete' || key === 'Backspace') {
         handled();
         if (node.data.kind !== 'stage') {
-          announce(t('Start and end stages cannot be deleted.'));
+          refuse(t('Start and end stages cannot be deleted.'));
           return;
         }
         const name = nameOf(id);
@@ -230,7 +245,7 @@ export function useFlowKeyboard({
         if (node.data.kind === 'stage') openSettings(id);
       }
     },
-    [store, announce, graphError, addStage, openSettings, focusNode, nameOf, flow, t],
+    [store, announce, refuse, graphError, addStage, openSettings, focusNode, nameOf, flow, t],
   );
 
   // --- the connect / disconnect list.
