@@ -8,6 +8,7 @@ import {
   isOverdue,
   isReady,
   ReviewModeLabels,
+  showsReady,
   reviewDecision,
   TaskErrorMessages,
   TaskErrorStatus,
@@ -851,5 +852,13 @@ describe('messages and labels', () => {
       return_to_required: 400,
       return_to_not_predecessor: 400,
     });
+  });
+});
+
+describe('showsReady', () => {
+  it('marks a ready task only while it waits to be taken up: to do or back in edit', () => {
+    const marked = TaskStatuses.filter((status) => showsReady(status, true));
+    expect(marked).toEqual(['todo', 'edit']);
+    expect(TaskStatuses.filter((status) => showsReady(status, false))).toEqual([]);
   });
 });

@@ -308,9 +308,13 @@ export function isReady(predecessorStatuses: readonly TTaskStatus[]): boolean {
   return predecessorStatuses.every((status) => status === 'done');
 }
 
-/** Whether a task shows the Ready mark: ready and not finished yet (a done task needs no start). */
+/**
+ * Whether a task shows the Ready mark: ready and waiting for someone to take it up — to do, or sent
+ * back to edit. Work in progress, in review or done has been taken up already; a Ready mark there
+ * read as a second status (issue 39, item 12).
+ */
 export function showsReady(status: TTaskStatus, ready: boolean): boolean {
-  return ready && status !== 'done';
+  return ready && (status === 'todo' || status === 'edit');
 }
 
 /** Overdue is computed at read time, never stored: a due date strictly before now, and not done. */

@@ -12,7 +12,6 @@ import { taskQueryOptions } from '../api';
 import { TaskContext } from '../components/task-context';
 import { TaskDetails } from '../components/task-details';
 import { TaskDiagram } from '../components/task-diagram';
-import { TaskStatusBadge } from '../../../shared/ui/task-status-badge';
 
 const tabs = ['details', 'context', 'diagram'] as const;
 type TTab = (typeof tabs)[number];
@@ -58,7 +57,6 @@ function TaskView({ task }: { task: TTask }) {
           </span>
         </Group>
       }
-      actions={<TaskStatusBadge status={task.status} size="lg" />}
     >
       <Text size="sm" c="dimmed" mt={-8}>
         {task.project.name} · {task.pipeline.name}
