@@ -59,6 +59,15 @@ describe('task details', () => {
     expect(screen.getByTestId('task-tab-diagram')).toBeInTheDocument();
   });
 
+  it('titles the tab after the task and its project, then after the next screen', async () => {
+    serve('guest', taskRoute(task()));
+    const router = renderAt('/app/tasks/50');
+    await screen.findByTestId('task-status', {}, lazy);
+    expect(document.title).toBe('Shot 1 · Compositing — Shorts — Stageline');
+    await router.navigate('/app/profile');
+    await waitFor(() => expect(document.title).toBe('Profile — Stageline'), lazy);
+  });
+
   it('shows no round outcome while the round is open', async () => {
     serve('guest', taskRoute(task({ status: 'review' })));
     renderAt('/app/tasks/50');

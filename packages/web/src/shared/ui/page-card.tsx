@@ -1,5 +1,6 @@
 import { Card, Group, Stack, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
+import { useDocumentTitle } from './document-title';
 import classes from './page-card.module.css';
 
 /**
@@ -9,13 +10,17 @@ import classes from './page-card.module.css';
  */
 export function PageCard({
   title,
+  documentTitle,
   actions,
   children,
 }: {
   title: ReactNode;
+  /** The tab's title, most specific first; by default the card's title when that is text. */
+  documentTitle?: readonly (string | null | undefined)[];
   actions?: ReactNode;
   children?: ReactNode;
 }) {
+  useDocumentTitle(documentTitle ?? [typeof title === 'string' ? title : null]);
   return (
     <Card className={classes.card} withBorder padding="lg" radius="md" data-testid="page-card">
       <Stack gap="md">

@@ -1,3 +1,6 @@
+import { useTranslation } from 'react-i18next';
+import type { TPipeline } from '@stageline/shared';
+import { useDocumentTitle } from '../../../shared/ui/document-title';
 import { FlowEditor } from '../components/flow-editor';
 import { RoutePipeline } from '../components/route-pipeline';
 
@@ -5,7 +8,19 @@ import { RoutePipeline } from '../components/route-pipeline';
 export default function PipelineFlowScreen() {
   return (
     <RoutePipeline>
-      {(pipeline, projectId) => <FlowEditor key={pipeline.id} pipeline={pipeline} projectId={projectId} />}
+      {(pipeline, projectId) => (
+        <>
+          <EditorTitle pipeline={pipeline} />
+          <FlowEditor key={pipeline.id} pipeline={pipeline} projectId={projectId} />
+        </>
+      )}
     </RoutePipeline>
   );
+}
+
+/** The editor has no page card: its tab is titled here. */
+function EditorTitle({ pipeline }: { pipeline: TPipeline }) {
+  const { t } = useTranslation();
+  useDocumentTitle([t('Edit diagram'), pipeline.name]);
+  return null;
 }

@@ -30,6 +30,7 @@ function PipelineList({ project }: { project: TProject }) {
   return (
     <PageCard
       title={t('Pipelines')}
+      documentTitle={[t('Pipelines'), project.name]}
       actions={
         (abilities?.pipelines.create ?? false) ? (
           <Button

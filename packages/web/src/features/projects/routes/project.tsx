@@ -46,6 +46,7 @@ function Overview({
   const yesNo = (value: boolean) => (value ? t('Yes') : t('No'));
   return (
     <PageCard
+      documentTitle={[project.name]}
       title={<span data-testid="project-name">{project.name}</span>}
       actions={
         <>

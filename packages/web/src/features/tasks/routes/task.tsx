@@ -50,6 +50,7 @@ function TaskView({ task }: { task: TTask }) {
     );
   return (
     <PageCard
+      documentTitle={[`${task.unit.name} · ${task.stage.name}`, task.project.name]}
       title={
         <Group gap="sm" wrap="nowrap" component="span">
           <span data-testid="task-title">

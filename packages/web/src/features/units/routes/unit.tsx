@@ -46,6 +46,7 @@ function UnitView({ unit, record }: { unit: TUnit; record: TRecord<TUnit, TUnitP
 
   return (
     <PageCard
+      documentTitle={[unit.name, project.data?.name]}
       title={<span data-testid="unit-name">{unit.name}</span>}
       actions={
         <>
