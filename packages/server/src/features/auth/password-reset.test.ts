@@ -155,4 +155,29 @@ describe('password reset', () => {
     await post('/api/users/password_reset/confirm/', { token, email: user.email, password: newPassword });
     expect((await post('/api/token/refresh/', { refresh: tokens.refresh })).statusCode).toBe(401);
   });
+
+  test('a reset revokes every API token: one used after it answers 401, and the notice says so', async () => {
+    const { user, tokens } = await signUp(t.app, mailbox);
+    const made = await t.app.inject({
+      method: 'POST',
+      url: '/api/users/me/tokens/',
+      headers: bearer(tokens),
+      payload: { name: 'Left by an intruder', scope: 'write' },
+    });
+    expect(made.statusCode, made.body).toBe(201);
+    const apiToken = { authorization: `Bearer ${made.json<{ token: string }>().token}` };
+    expect((await t.app.inject({ method: 'GET', url: '/api/users/me/', headers: apiToken })).statusCode).toBe(200);
+
+    const token = await resetLink(user.email);
+    const confirmed = await post('/api/users/password_reset/confirm/', { token, email: user.email, password: newPassword });
+    expect(confirmed.statusCode).toBe(200);
+    const notice = await mailbox.waitFor(user.email);
+    expect(notice.subject).toBe('Your Stageline password was changed');
+    expect(notice.text).toContain('API tokens revoked: 1. Scripts that used them need new tokens.');
+    expect(notice.text).not.toContain('Left by an intruder');
+
+    const after = await t.app.inject({ method: 'GET', url: '/api/users/me/', headers: apiToken });
+    expect(after.statusCode).toBe(401);
+    expect(after.json()).toMatchObject({ code: 'not_authenticated' });
+  });
 });

@@ -213,7 +213,7 @@ export const authRoutes: FastifyPluginAsyncZod<Options> = async (app, { ctx, lim
     {
       schema: {
         tags: ['auth'],
-        summary: 'Set a new password from a reset link: single use, signs out every session',
+        summary: 'Set a new password from a reset link: single use, signs out every session, revokes every API token',
         body: ZPasswordResetConfirm,
         response: { 200: ZDetail },
       },
