@@ -169,7 +169,11 @@ describe('password reset', () => {
     expect((await t.app.inject({ method: 'GET', url: '/api/users/me/', headers: apiToken })).statusCode).toBe(200);
 
     const token = await resetLink(user.email);
-    const confirmed = await post('/api/users/password_reset/confirm/', { token, email: user.email, password: newPassword });
+    const confirmed = await post('/api/users/password_reset/confirm/', {
+      token,
+      email: user.email,
+      password: newPassword,
+    });
     expect(confirmed.statusCode).toBe(200);
     const notice = await mailbox.waitFor(user.email);
     expect(notice.subject).toBe('Your Stageline password was changed');

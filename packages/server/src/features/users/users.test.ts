@@ -159,7 +159,9 @@ describe('password change', () => {
     const farm = await makeToken(account, 'Render farm');
     const backup = await makeToken(account, 'Nightly backup');
     await makeToken(account, 'Old expired one');
-    await database.db.execute(sql`update api_tokens set expires_at = now() - interval '1 minute' where name = 'Old expired one'`);
+    await database.db.execute(
+      sql`update api_tokens set expires_at = now() - interval '1 minute' where name = 'Old expired one'`,
+    );
 
     const kept = await call('POST', '/api/users/me/password/', account.tokens, {
       code: await codeFor(account, 'password_change'),
@@ -170,7 +172,7 @@ describe('password change', () => {
     expect(keptMail.text).toContain('These API tokens still work. Revoke any you do not recognise:');
     expect(keptMail.text).toContain('• Render farm');
     expect(keptMail.text).toContain('• Nightly backup');
-    expect(keptMail.text).toMatch(/^  http:\/\/localhost(:80)?\/app\/profile$/m);
+    expect(keptMail.text).toMatch(/^ {2}http:\/\/localhost(:80)?\/app\/profile$/m);
     expect(keptMail.text).not.toContain('Old expired one');
     expect(keptMail.text).not.toContain('API tokens revoked');
     expect((await meWith(farm)).statusCode).toBe(200);
