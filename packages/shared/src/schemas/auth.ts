@@ -127,6 +127,7 @@ export const ZPasswordChange = z.object({
   password: ZPassword,
   revoke_api_tokens: z.boolean().optional(),
 });
+export type TPasswordChange = z.infer<typeof ZPasswordChange>;
 /** POST users/me/email/: asks to change the e-mail; a confirmation link goes to the new address. */
 export const ZEmailChange = z.object({ email: ZEmail, code: ZCode });
 /** POST users/me/email/confirm/: the token of the link that `/change_email` opens. */
