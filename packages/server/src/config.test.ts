@@ -31,6 +31,7 @@ describe('loadConfig', () => {
       maxQueuedRequests: 1000,
       maxUploadBytes: 100 * 1024 * 1024,
       workspaceQuotaBytes: 5_000 * 1024 * 1024,
+      maxOwnedWorkspaces: 10,
       s3Url: undefined,
       logLevel: 'info',
       env: 'production',
@@ -115,6 +116,16 @@ describe('loadConfig', () => {
     ['true', true],
   ])('MAINTENANCE=%s is %s', (value, expected) => {
     expect(loadConfig({ MAINTENANCE: value }).maintenance).toBe(expected);
+  });
+
+  test('MAX_OWNED_WORKSPACES caps the workspaces one user owns: 10 unless set, a whole number from 1', () => {
+    expect(loadConfig({}).maxOwnedWorkspaces).toBe(10);
+    expect(loadConfig({ MAX_OWNED_WORKSPACES: '3' }).maxOwnedWorkspaces).toBe(3);
+    for (const value of ['0', '2.5', 'many']) {
+      expect(problemsOf({ MAX_OWNED_WORKSPACES: value })).toEqual([
+        'MAX_OWNED_WORKSPACES: must be a whole number from 1 to 100000',
+      ]);
+    }
   });
 
   test('resolves a relative DATA_DIR against the working directory', () => {

@@ -62,6 +62,12 @@ const ZEnv = z.object({
     .min(1, 'must be a whole number from 1 to 100000000')
     .max(100_000_000, 'must be a whole number from 1 to 100000000')
     .default(Limits.attachment.defaultQuotaMb),
+  MAX_OWNED_WORKSPACES: z.coerce
+    .number({ error: 'must be a whole number from 1 to 100000' })
+    .int('must be a whole number from 1 to 100000')
+    .min(1, 'must be a whole number from 1 to 100000')
+    .max(100_000, 'must be a whole number from 1 to 100000')
+    .default(Limits.ownedWorkspaces.defaultMax),
   S3_URL: z
     .url({ protocol: /^https?$/, error: 'must be http(s)://ACCESS_KEY:SECRET@host[:port]/bucket[?region=…]' })
     .refine((value) => {
@@ -165,6 +171,8 @@ export type Config = {
   maxUploadBytes: number;
   /** The bytes of files one workspace may hold (WORKSPACE_QUOTA_MB). */
   workspaceQuotaBytes: number;
+  /** The workspaces one user may own (MAX_OWNED_WORKSPACES): the file quota is per workspace. */
+  maxOwnedWorkspaces: number;
   /** Object storage for files; unset, files are kept in the database (docs/files.md). */
   s3Url: string | undefined;
   logLevel: Env['LOG_LEVEL'];
@@ -210,6 +218,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxQueuedRequests: e.MAX_QUEUED_REQUESTS,
     maxUploadBytes: e.MAX_UPLOAD_MB * 1024 * 1024,
     workspaceQuotaBytes: e.WORKSPACE_QUOTA_MB * 1024 * 1024,
+    maxOwnedWorkspaces: e.MAX_OWNED_WORKSPACES,
     s3Url: e.S3_URL,
     logLevel: e.LOG_LEVEL,
     env: e.NODE_ENV,

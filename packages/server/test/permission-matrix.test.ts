@@ -530,6 +530,9 @@ describe('permission matrix', () => {
   beforeAll(async () => {
     t = await buildTestApp({
       authLimits: relaxedLimits,
+      // Every cell gives the same owner a fresh workspace: far past the default cap of owned ones,
+      // which workspaces.test.ts covers.
+      config: { maxOwnedWorkspaces: 100_000 },
       onRoute: (route) => {
         for (const method of [route.method].flat()) registered.add(`${method} ${route.url}`);
       },

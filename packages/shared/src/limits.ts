@@ -20,6 +20,11 @@ export const Limits = {
   avatar: { maxBytes: 2 * 1024 * 1024 },
   /** Files (docs/files.md): defaults of MAX_UPLOAD_MB and WORKSPACE_QUOTA_MB, the file name's length. */
   attachment: { defaultMaxMb: 100, defaultQuotaMb: 5_000, nameMax: 255 },
+  /**
+   * Default of MAX_OWNED_WORKSPACES: the workspaces one user may own, so the per-workspace file quota
+   * cannot be multiplied (docs/security.md).
+   */
+  ownedWorkspaces: { defaultMax: 10 },
   /** Lifetime of the signed token in a file's content URL. */
   attachmentUrlMinutes: 15,
   batchUnits: { min: 1, max: 10_000 },

@@ -176,6 +176,38 @@ describe('what the API no longer accepts', () => {
     expect(utf8.statusCode).toBe(201);
   });
 
+  test('a JSON body that is not valid UTF-8 is a 400 and nothing is stored', async () => {
+    const url = `/api/workspaces/${team.workspace.id}/`;
+    const before = (await call('GET', url)).json<{ description: string }>().description;
+    // A lone continuation byte, an overlong "/" and a truncated sequence: none of them is UTF-8.
+    for (const bad of [[0x80], [0xc0, 0xaf], [0xe2, 0x82]]) {
+      const payload = Buffer.concat([Buffer.from('{"description":"caf'), Buffer.from(bad), Buffer.from('"}')]);
+      for (const [language, detail] of [
+        ['en', 'The request body is not valid UTF-8.'],
+        ['ru', 'Тело запроса не в корректной кодировке UTF-8.'],
+      ] as const) {
+        const response = await t.app.inject({
+          method: 'PATCH',
+          url,
+          headers: { ...team.owner.headers, 'content-type': 'application/json', 'accept-language': language },
+          payload,
+        });
+        expect(response.statusCode).toBe(400);
+        expect(response.json()).toEqual({ detail, code: 'parse_error' });
+      }
+    }
+    expect((await call('GET', url)).json<{ description: string }>().description).toBe(before);
+    // Valid UTF-8, a byte-order mark before it included, is read as before.
+    const good = await t.app.inject({
+      method: 'PATCH',
+      url,
+      headers: { ...team.owner.headers, 'content-type': 'application/json' },
+      payload: Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"description":"café ✓"}')]),
+    });
+    expect(good.statusCode, good.body).toBe(200);
+    expect(good.json()).toMatchObject({ description: 'café ✓' });
+  });
+
   test('ids are decimal: hex, exponents, signs and spaces name nothing', async () => {
     const id = team.workspace.id;
     expect((await call('GET', `/api/workspaces/${id}/`)).statusCode).toBe(200);

@@ -1,14 +1,32 @@
 import type { FastifyInstance } from 'fastify';
 import { AppError, FieldError } from './errors';
 
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
 /**
  * Input no route schema needs to think about (docs/security.md):
  * - a body in a charset other than UTF-8 is refused (415): Fastify would read it as UTF-8 anyway and
  *   store garbage;
+ * - a JSON body that is not valid UTF-8 is refused (400 `parse_error`) rather than stored with U+FFFD;
  * - a NUL character anywhere in the path, the query or a JSON body is a field error (400): PostgreSQL
  *   text cannot hold it, so it would otherwise fail deep inside a statement as a 500.
  */
 export function registerInputGuard(app: FastifyInstance): void {
+  // Fastify decodes a JSON body leniently: bytes that are not UTF-8 would be stored as U+FFFD. The
+  // body is decoded strictly here, then parsed by Fastify's own parser (prototype poisoning refused).
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    let text: string;
+    try {
+      text = strictUtf8.decode(body as Buffer);
+    } catch {
+      done(new AppError('parse_error', 'The request body is not valid UTF-8.'), undefined);
+      return;
+    }
+    void parseJson(request, text, done);
+  });
+
   // Callback hooks, not async ones: they never wait, and every request runs them (decision 119).
   app.addHook('onRequest', (request, _reply, done) => {
     const type = request.headers['content-type'];

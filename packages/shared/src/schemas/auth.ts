@@ -118,8 +118,16 @@ export const ZUserPatch = z
   .partial();
 export type TUserPatch = z.infer<typeof ZUserPatch>;
 
-/** POST users/me/password/: a code from otp/send/ (purpose password_change) and the new password. */
-export const ZPasswordChange = z.object({ code: ZCode, password: ZPassword });
+/**
+ * POST users/me/password/: a code from otp/send/ (purpose password_change) and the new password;
+ * `revoke_api_tokens` also revokes every personal API token (docs/security.md, "API tokens").
+ */
+export const ZPasswordChange = z.object({
+  code: ZCode,
+  password: ZPassword,
+  revoke_api_tokens: z.boolean().optional(),
+});
+export type TPasswordChange = z.infer<typeof ZPasswordChange>;
 /** POST users/me/email/: asks to change the e-mail; a confirmation link goes to the new address. */
 export const ZEmailChange = z.object({ email: ZEmail, code: ZCode });
 /** POST users/me/email/confirm/: the token of the link that `/change_email` opens. */

@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
 import {
   ApiTokenPrefix,
   ApiTokenScopes,
@@ -67,6 +67,25 @@ export async function revokeApiToken(db: Db, { userId, tokenId }: { userId: numb
     .where(and(eq(apiTokens.id, tokenId), eq(apiTokens.userId, userId)))
     .returning({ id: apiTokens.id });
   if (deleted.length === 0) throw new AppError('not_found');
+}
+
+/**
+ * Revokes every token of a user (a password reset does, a password change when asked: after an
+ * account takeover the attacker's token must stop working too; docs/security.md). Answers how many.
+ */
+export async function revokeUserApiTokens(db: Db, userId: number): Promise<number> {
+  const deleted = await db.delete(apiTokens).where(eq(apiTokens.userId, userId)).returning({ id: apiTokens.id });
+  return deleted.length;
+}
+
+/** The names of a user's tokens that still work (not expired), oldest first: the "password changed" mail lists them. */
+export async function liveApiTokenNames(db: Db, userId: number): Promise<string[]> {
+  const rows = await db
+    .select({ name: apiTokens.name })
+    .from(apiTokens)
+    .where(and(eq(apiTokens.userId, userId), or(isNull(apiTokens.expiresAt), gt(apiTokens.expiresAt, sql`now()`))))
+    .orderBy(asc(apiTokens.createdAt), asc(apiTokens.id));
+  return rows.map((row) => row.name);
 }
 
 /**

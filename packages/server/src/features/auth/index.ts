@@ -10,6 +10,6 @@ export { SessionCache, type SessionCacheOptions } from './session-cache';
 export { createKeys, hashSecret, randomToken, type TokenKeys } from './tokens';
 export { signJwt, verifyJwt, type JwtPayload } from './jwt';
 export { assertAvailable, findUserByEmail, findUserById, findUserByLogin, isUniqueViolation } from './users-lookup';
-export { beginSecondFactor } from './service';
+export { beginSecondFactor, endPasswordChange } from './service';
 export { authRoutes } from './routes';
 export { apiTokenRoutes } from './api-token-routes';

@@ -129,20 +129,87 @@ describe('password reset', () => {
     expect(response.json()).toEqual({ password: ['Password is too short'] });
   });
 
-  test('requests are rate-limited per e-mail', async () => {
-    const limited = await buildTestApp({
+  /** An app whose reset budgets are `perEmailFromIp` and `perEmail` (everything else relaxed). */
+  async function limitedApp(perEmailFromIp: number, perEmail: number) {
+    return buildTestApp({
       database,
       config: { smtpUrl: mailbox.url },
-      authLimits: { ...relaxedLimits, resetPerAccount: { max: 2, windowSeconds: 3600 } },
+      authLimits: {
+        ...relaxedLimits,
+        resetPerEmailFromIp: { max: perEmailFromIp, windowSeconds: 3600 },
+        resetPerEmail: { max: perEmail, windowSeconds: 3600 },
+      },
     });
+  }
+  const askFrom = (app: TestApp, email: string, remoteAddress: string, host = 'localhost') =>
+    app.app.inject({
+      method: 'POST',
+      url: '/api/users/password_reset/',
+      payload: { email },
+      headers: { host },
+      remoteAddress,
+    });
+
+  test('requests are rate-limited per e-mail and client address', async () => {
+    const limited = await limitedApp(2, 100);
     try {
       const email = uniqueUser('nobody').email;
-      const ask = () => limited.app.inject({ method: 'POST', url: '/api/users/password_reset/', payload: { email } });
-      expect((await ask()).statusCode).toBe(200);
-      expect((await ask()).statusCode).toBe(200);
-      const third = await ask();
+      expect((await askFrom(limited, email, '10.0.0.1')).statusCode).toBe(200);
+      expect((await askFrom(limited, email.toUpperCase(), '10.0.0.1')).statusCode).toBe(200);
+      const third = await askFrom(limited, email, '10.0.0.1');
       expect(third.statusCode).toBe(429);
       expect(Number(third.headers['retry-after'])).toBeGreaterThan(3000);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  test('a request refused for its Host spends no e-mail budget', async () => {
+    const limited = await limitedApp(2, 2);
+    try {
+      const email = uniqueUser('nobody').email;
+      for (let i = 0; i < 3; i++) {
+        const refused = await askFrom(limited, email, '10.0.0.9', 'evil.example');
+        expect(refused.statusCode).toBe(400);
+        expect(refused.json()).toMatchObject({ code: 'host_not_allowed' });
+      }
+      expect((await askFrom(limited, email, '10.0.0.9')).statusCode).toBe(200);
+      expect((await askFrom(limited, email, '10.0.0.9')).statusCode).toBe(200);
+      expect((await askFrom(limited, email, '10.0.0.9')).statusCode).toBe(429);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  test('one address cannot spend the budget another has for the same e-mail', async () => {
+    const limited = await limitedApp(2, 100);
+    try {
+      const { user } = await signUp(t.app, mailbox);
+      for (let i = 0; i < 2; i++) {
+        expect((await askFrom(limited, user.email, '10.0.1.1')).statusCode).toBe(200);
+        await mailbox.waitFor(user.email);
+      }
+      expect((await askFrom(limited, user.email, '10.0.1.1')).statusCode).toBe(429);
+      // The owner, elsewhere, still gets a link.
+      expect((await askFrom(limited, user.email, '10.0.1.2')).statusCode).toBe(200);
+      expect((await mailbox.waitFor(user.email)).subject).toBe('Reset your Stageline password');
+    } finally {
+      await limited.close();
+    }
+  });
+
+  test('many addresses together are capped per e-mail, but not those its account signed in from', async () => {
+    const limited = await limitedApp(100, 2);
+    try {
+      // signUp signs in from 127.0.0.1, the address of every injected request by default.
+      const { user } = await signUp(t.app, mailbox);
+      for (const address of ['10.0.2.1', '10.0.2.2']) {
+        expect((await askFrom(limited, user.email, address)).statusCode).toBe(200);
+        await mailbox.waitFor(user.email);
+      }
+      expect((await askFrom(limited, user.email, '10.0.2.3')).statusCode).toBe(429);
+      expect((await askFrom(limited, user.email, '127.0.0.1')).statusCode).toBe(200);
+      expect((await mailbox.waitFor(user.email)).subject).toBe('Reset your Stageline password');
     } finally {
       await limited.close();
     }
@@ -154,5 +221,34 @@ describe('password reset', () => {
     const token = await resetLink(user.email);
     await post('/api/users/password_reset/confirm/', { token, email: user.email, password: newPassword });
     expect((await post('/api/token/refresh/', { refresh: tokens.refresh })).statusCode).toBe(401);
+  });
+
+  test('a reset revokes every API token: one used after it answers 401, and the notice says so', async () => {
+    const { user, tokens } = await signUp(t.app, mailbox);
+    const made = await t.app.inject({
+      method: 'POST',
+      url: '/api/users/me/tokens/',
+      headers: bearer(tokens),
+      payload: { name: 'Left by an intruder', scope: 'write' },
+    });
+    expect(made.statusCode, made.body).toBe(201);
+    const apiToken = { authorization: `Bearer ${made.json<{ token: string }>().token}` };
+    expect((await t.app.inject({ method: 'GET', url: '/api/users/me/', headers: apiToken })).statusCode).toBe(200);
+
+    const token = await resetLink(user.email);
+    const confirmed = await post('/api/users/password_reset/confirm/', {
+      token,
+      email: user.email,
+      password: newPassword,
+    });
+    expect(confirmed.statusCode).toBe(200);
+    const notice = await mailbox.waitFor(user.email);
+    expect(notice.subject).toBe('Your Stageline password was changed');
+    expect(notice.text).toContain('API tokens revoked: 1. Scripts that used them need new tokens.');
+    expect(notice.text).not.toContain('Left by an intruder');
+
+    const after = await t.app.inject({ method: 'GET', url: '/api/users/me/', headers: apiToken });
+    expect(after.statusCode).toBe(401);
+    expect(after.json()).toMatchObject({ code: 'not_authenticated' });
   });
 });

@@ -17,8 +17,15 @@ export type AuthLimits = {
   otpCheckPerIp: RateRule;
   otpCheckPerToken: RateRule;
   otpSendPerIp: RateRule;
+  /** Every reset request of a client address, a refused one included. */
   resetPerIp: RateRule;
-  resetPerAccount: RateRule;
+  /** Reset mails one client address may ask for one e-mail: its own budget, nobody else's. */
+  resetPerEmailFromIp: RateRule;
+  /**
+   * Reset mails to one e-mail asked from addresses its account never signed in from, all together:
+   * a flood from many addresses stops here, while the owner's own addresses stay outside it.
+   */
+  resetPerEmail: RateRule;
 };
 
 export const defaultAuthLimits: AuthLimits = {
@@ -29,5 +36,6 @@ export const defaultAuthLimits: AuthLimits = {
   otpCheckPerToken: { max: 10, windowSeconds: 600 },
   otpSendPerIp: { max: 10, windowSeconds: 60 },
   resetPerIp: { max: 10, windowSeconds: 600 },
-  resetPerAccount: { max: 5, windowSeconds: 3600 },
+  resetPerEmailFromIp: { max: 5, windowSeconds: 3600 },
+  resetPerEmail: { max: 20, windowSeconds: 3600 },
 };

@@ -19,7 +19,7 @@ import {
 import { AppError } from '../../http/errors';
 import { mailOrigin } from '../../http/mail-origin';
 import { clientInfo, type AuthContext } from './context';
-import { digest, rateLimit } from '../../http/rate-limit';
+import { countHit, digest, rateLimit, rateLimited } from '../../http/rate-limit';
 import type { AuthLimits } from './rate-limits';
 import {
   checkCode,
@@ -31,14 +31,23 @@ import {
   sendAccountCode,
   validatePasswordResetToken,
 } from './service';
-import { revokeByRefreshToken, rotateRefreshToken } from './sessions';
+import { hasSignedInFrom, revokeByRefreshToken, rotateRefreshToken } from './sessions';
 
 type Options = { ctx: AuthContext; limits: AuthLimits };
 
 const byIp = (request: FastifyRequest) => request.ip;
+const normalized = (value: string) => value.trim().toLowerCase();
 const bodyField = (field: string) => (request: FastifyRequest) => {
   const value = (request.body as Record<string, unknown> | undefined)?.[field];
-  return typeof value === 'string' && value ? digest(value.trim().toLowerCase()) : undefined;
+  return typeof value === 'string' && value ? digest(normalized(value)) : undefined;
+};
+/**
+ * The reset budget of one e-mail asked from one client address: requests from elsewhere have their
+ * own, so nobody can spend the owner's (docs/security.md, "Password reset").
+ */
+const emailFromIp = (request: FastifyRequest) => {
+  const email = bodyField('email')(request);
+  return email === undefined ? undefined : `${email}:${request.ip}`;
 };
 
 /** Sign-up, sign-in with codes, tokens, logout and password reset (docs/rules.md §Accounts, §API). */
@@ -180,10 +189,22 @@ export const authRoutes: FastifyPluginAsyncZod<Options> = async (app, { ctx, lim
         body: ZPasswordResetRequest,
         response: { 200: ZDetail },
       },
-      preHandler: rateLimit(ctx.db, 'password-reset', [
-        { rule: limits.resetPerIp, key: byIp },
-        { rule: limits.resetPerAccount, key: bodyField('email') },
-      ]),
+      preHandler: [
+        rateLimit(ctx.db, 'password-reset', [{ rule: limits.resetPerIp, key: byIp }]),
+        // A Host that cannot carry a link is refused before any e-mail's budget is spent.
+        async (request) => void mailOrigin(ctx.config, request),
+        rateLimit(ctx.db, 'password-reset-mail', [{ rule: limits.resetPerEmailFromIp, key: emailFromIp }]),
+        async (request) => {
+          const { email } = request.body;
+          if (await hasSignedInFrom(ctx.db, { email, ip: request.ip })) return;
+          const count = await countHit(
+            ctx.db,
+            `password-reset-email:${digest(normalized(email))}`,
+            limits.resetPerEmail,
+          );
+          if (count.hits > limits.resetPerEmail.max) throw rateLimited(count.retryAfter);
+        },
+      ],
     },
     async (request) => {
       await requestPasswordReset(ctx, { email: request.body.email, origin: mailOrigin(ctx.config, request) });
@@ -213,7 +234,7 @@ export const authRoutes: FastifyPluginAsyncZod<Options> = async (app, { ctx, lim
     {
       schema: {
         tags: ['auth'],
-        summary: 'Set a new password from a reset link: single use, signs out every session',
+        summary: 'Set a new password from a reset link: single use, signs out every session, revokes every API token',
         body: ZPasswordResetConfirm,
         response: { 200: ZDetail },
       },

@@ -3,6 +3,7 @@ import type { TLanguage, TRegister, TTokenPair } from '@stageline/shared';
 import { schema } from '../../db';
 import { AppError } from '../../http/errors';
 import { clearCount, countHit, digest, peekCount, rateLimited, type RateRule } from '../../http/rate-limit';
+import { liveApiTokenNames, revokeUserApiTokens } from './api-tokens';
 import { mailUser, type AuthContext, type ClientInfo, type UserRow } from './context';
 import { consumeCode, sendCode, type CodePurpose } from './codes';
 import { hashPassword, verifyPassword } from './passwords';
@@ -205,7 +206,7 @@ export async function validatePasswordResetToken(ctx: AuthContext, input: { toke
 
 /**
  * Sets a new password from a reset link: spends the link (and every other of the user), proves the
- * e-mail, signs the user out everywhere and tells them by mail.
+ * e-mail, signs the user out everywhere, revokes every API token and tells them by mail.
  */
 export async function confirmPasswordReset(
   ctx: AuthContext,
@@ -229,5 +230,25 @@ export async function confirmPasswordReset(
     .set({ passwordHash, emailVerified: true, updatedAt: now })
     .where(eq(schema.users.id, user.id));
   await revokeUserSessions(ctx, { userId: user.id });
-  await mailUser(ctx, user, { kind: 'password_changed', resetLink: `${origin}/reset_pass` });
+  await endPasswordChange(ctx, { user, origin, revokeApiTokens: true });
+}
+
+/**
+ * The end of a password change or reset: revokes the user's API tokens when asked (a reset always
+ * asks: whoever took the account over may hold one) and mails the "password changed" notice, which
+ * names every token that still works (docs/security.md, "API tokens").
+ */
+export async function endPasswordChange(
+  ctx: AuthContext,
+  { user, origin, revokeApiTokens }: { user: UserRow; origin: string; revokeApiTokens: boolean },
+): Promise<void> {
+  const revokedTokens = revokeApiTokens ? await revokeUserApiTokens(ctx.db, user.id) : 0;
+  const liveTokens = await liveApiTokenNames(ctx.db, user.id);
+  await mailUser(ctx, user, {
+    kind: 'password_changed',
+    resetLink: `${origin}/reset_pass`,
+    tokensLink: `${origin}/app/profile`,
+    liveTokens,
+    revokedTokens,
+  });
 }

@@ -198,3 +198,20 @@ export async function listSessions(db: Db, { userId, currentSessionId }: { userI
     current: row.id === currentSessionId,
   }));
 }
+
+/**
+ * Whether the account with this e-mail has signed in from `ip` (one of its sessions, live or ended,
+ * last came from there): the reset budget of an e-mail spares its owner's own addresses
+ * (docs/security.md, "Password reset").
+ */
+export async function hasSignedInFrom(db: Db, { email, ip }: { email: string; ip: string }): Promise<boolean> {
+  const [row] = await db
+    .select({ id: schema.sessions.id })
+    .from(schema.sessions)
+    .innerJoin(schema.users, eq(schema.users.id, schema.sessions.userId))
+    .where(
+      and(sql`lower(${schema.users.email}) = ${email.trim().toLowerCase()}`, eq(schema.sessions.ip, ip.slice(0, 64))),
+    )
+    .limit(1);
+  return Boolean(row);
+}

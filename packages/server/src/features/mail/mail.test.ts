@@ -145,7 +145,13 @@ describe('templates', () => {
       { kind: 'code', purpose: 'account', code: '123456' },
       { kind: 'password_reset', link: 'http://x/reset_pass?token=t', minutes: 60 },
       { kind: 'email_change', link: 'http://x/change_email?token=t', email: 'a@b.c', hours: 24 },
-      { kind: 'password_changed', resetLink: 'http://x/reset_pass' },
+      {
+        kind: 'password_changed',
+        resetLink: 'http://x/reset_pass',
+        liveTokens: ['ci'],
+        tokensLink: 'http://x/app/profile',
+        revokedTokens: 2,
+      },
     ] as const;
     for (const template of templates) {
       const mail = renderMail(template, { name: 'Ann', language });

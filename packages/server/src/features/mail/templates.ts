@@ -13,7 +13,15 @@ export type MailTemplate =
   | { kind: 'code'; purpose: CodeMailPurpose; code: string }
   | { kind: 'password_reset'; link: string; minutes: number }
   | { kind: 'email_change'; link: string; email: string; hours: number }
-  | { kind: 'password_changed'; resetLink: string }
+  | {
+      kind: 'password_changed';
+      resetLink: string;
+      /** The names of the API tokens that still work, and where they are managed (docs/security.md). */
+      liveTokens: readonly string[];
+      tokensLink: string;
+      /** How many API tokens the change revoked. */
+      revokedTokens: number;
+    }
   | { kind: 'workspace_invite'; workspace: string; inviter: string; role: TAssignableRole; link: string };
 
 function roleName(t: TFunction, role: TAssignableRole): string {
@@ -60,6 +68,26 @@ function codeMail(t: TFunction, purpose: CodeMailPurpose, code: string): { subje
   };
 }
 
+/**
+ * What a "password changed" mail says of API tokens: how many the change revoked, and the name of
+ * each one that still works (a token outlives a password: issue 31), linked to where it is revoked.
+ */
+function tokenBlocks(t: TFunction, template: Extract<MailTemplate, { kind: 'password_changed' }>): Block[] {
+  const blocks: Block[] = [];
+  if (template.revokedTokens > 0) {
+    blocks.push({
+      text: t('API tokens revoked: {{number}}. Scripts that used them need new tokens.', {
+        number: template.revokedTokens,
+      }),
+    });
+  }
+  if (template.liveTokens.length > 0) {
+    blocks.push({ text: t('These API tokens still work. Revoke any you do not recognise:') });
+    for (const name of template.liveTokens) blocks.push({ item: name, href: template.tokensLink });
+  }
+  return blocks;
+}
+
 function compose(t: TFunction, template: MailTemplate): { subject: string; blocks: Block[] } {
   switch (template.kind) {
     case 'code':
@@ -97,6 +125,7 @@ function compose(t: TFunction, template: MailTemplate): { subject: string; block
         subject: t('Your Stageline password was changed'),
         blocks: [
           { text: t('The password of your Stageline account was just changed.') },
+          ...tokenBlocks(t, template),
           { text: t('If it was not you, reset your password now:') },
           { link: template.resetLink, label: t('Reset password') },
         ],

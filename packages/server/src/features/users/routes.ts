@@ -67,6 +67,9 @@ export const usersRoutes: FastifyPluginAsyncZod<{ ctx: AuthContext }> = async (a
       schema: {
         tags: ['users'],
         summary: 'Change the password with a code from otp/send/ (purpose password_change); other sessions end',
+        description:
+          'With `revoke_api_tokens: true` every personal API token is revoked too. The "password changed" mail ' +
+          'names the tokens that still work.',
         security: bearer,
         body: ZPasswordChange,
         response: { 200: ZDetail },
@@ -77,7 +80,8 @@ export const usersRoutes: FastifyPluginAsyncZod<{ ctx: AuthContext }> = async (a
         actor: callerOf(request),
         code: request.body.code,
         password: request.body.password,
-        resetLink: `${mailOrigin(ctx.config, request)}/reset_pass`,
+        revokeApiTokens: request.body.revoke_api_tokens ?? false,
+        origin: mailOrigin(ctx.config, request),
       });
       return { detail: request.t('Password changed') };
     },

@@ -5,6 +5,7 @@ import { AppError, FieldError } from '../../http/errors';
 import {
   assertAvailable,
   consumeCode,
+  endPasswordChange,
   findUserById,
   hashPassword,
   hashSecret,
@@ -82,10 +83,19 @@ export async function updateProfile(
   return getMe(ctx, actor.id);
 }
 
-/** POST users/me/password/: a new password confirmed by an e-mailed code; other sessions end. */
+/**
+ * POST users/me/password/: a new password confirmed by an e-mailed code; other sessions end, and
+ * the API tokens too when `revokeApiTokens` (docs/security.md, "API tokens").
+ */
 export async function changePassword(
   ctx: AuthContext,
-  { actor, code, password, resetLink }: { actor: AuthUser; code: string; password: string; resetLink: string },
+  {
+    actor,
+    code,
+    password,
+    revokeApiTokens,
+    origin,
+  }: { actor: AuthUser; code: string; password: string; revokeApiTokens: boolean; origin: string },
 ): Promise<void> {
   const user = await loadUser(ctx, actor.id);
   await consumeCode(ctx, { userId: user.id, purposes: ['password_change', 'account'], code });
@@ -94,7 +104,7 @@ export async function changePassword(
     .set({ passwordHash: await hashPassword(password), updatedAt: new Date() })
     .where(eq(schema.users.id, user.id));
   await revokeUserSessions(ctx, { userId: user.id, exceptSessionId: actor.sessionId });
-  await mailUser(ctx, user, { kind: 'password_changed', resetLink });
+  await endPasswordChange(ctx, { user, origin, revokeApiTokens });
 }
 
 /**

@@ -146,6 +146,70 @@ describe('password change', () => {
     expect((await login(t.app, account.user.username, 'new password 123')).statusCode).toBe(200);
   });
 
+  /** Makes a personal API token of `account` and answers its secret. */
+  async function makeToken(account: { tokens: Tokens }, name: string) {
+    const response = await call('POST', '/api/users/me/tokens/', account.tokens, { name, scope: 'write' });
+    expect(response.statusCode, response.body).toBe(201);
+    return response.json<{ token: string }>().token;
+  }
+  const meWith = (token: string) => call('GET', '/api/users/me/', { access: token });
+
+  test('API tokens keep working unless the change revokes them; the notice names the ones that work', async () => {
+    const account = await signUp(t.app, mailbox);
+    const farm = await makeToken(account, 'Render farm');
+    const backup = await makeToken(account, 'Nightly backup');
+    await makeToken(account, 'Old expired one');
+    await database.db.execute(
+      sql`update api_tokens set expires_at = now() - interval '1 minute' where name = 'Old expired one'`,
+    );
+
+    const kept = await call('POST', '/api/users/me/password/', account.tokens, {
+      code: await codeFor(account, 'password_change'),
+      password: 'new password 123',
+    });
+    expect(kept.statusCode, kept.body).toBe(200);
+    const keptMail = await mailbox.waitFor(account.user.email);
+    expect(keptMail.text).toContain('These API tokens still work. Revoke any you do not recognise:');
+    expect(keptMail.text).toContain('• Render farm');
+    expect(keptMail.text).toContain('• Nightly backup');
+    expect(keptMail.text).toMatch(/^ {2}http:\/\/localhost(:80)?\/app\/profile$/m);
+    expect(keptMail.text).not.toContain('Old expired one');
+    expect(keptMail.text).not.toContain('API tokens revoked');
+    expect((await meWith(farm)).statusCode).toBe(200);
+    expect((await meWith(backup)).statusCode).toBe(200);
+
+    const revoked = await call('POST', '/api/users/me/password/', account.tokens, {
+      code: await codeFor(account, 'password_change'),
+      password: 'newer password 456',
+      revoke_api_tokens: true,
+    });
+    expect(revoked.statusCode, revoked.body).toBe(200);
+    const revokedMail = await mailbox.waitFor(account.user.email);
+    expect(revokedMail.subject).toBe('Your Stageline password was changed');
+    expect(revokedMail.text).toContain('API tokens revoked: 3. Scripts that used them need new tokens.');
+    expect(revokedMail.text).not.toContain('still work');
+    expect((await meWith(farm)).statusCode).toBe(401);
+    expect((await meWith(backup)).statusCode).toBe(401);
+    const list = await call('GET', '/api/users/me/tokens/', account.tokens);
+    expect(list.json()).toEqual([]);
+    // The session that changed the password is still signed in.
+    expect((await call('GET', '/api/users/me/', account.tokens)).statusCode).toBe(200);
+  });
+
+  test('the notice is in the user language', async () => {
+    const account = await signUp(t.app, mailbox);
+    await call('PATCH', `/api/users/${account.id}/`, account.tokens, { language: 'ru' });
+    await makeToken(account, 'Ферма');
+    const response = await call('POST', '/api/users/me/password/', account.tokens, {
+      code: await codeFor(account, 'password_change'),
+      password: 'new password 123',
+    });
+    expect(response.statusCode).toBe(200);
+    const mail = await mailbox.waitFor(account.user.email);
+    expect(mail.text).toContain('Эти API-токены продолжают работать. Отзовите те, которых вы не узнаёте:');
+    expect(mail.text).toContain('• Ферма');
+  });
+
   test('a wrong code, or a code of another purpose, is refused', async () => {
     const account = await signUp(t.app, mailbox);
     const code = await codeFor(account, 'two_factor');

@@ -69,13 +69,20 @@ export const workspacesRoutes: FastifyPluginAsyncZod<{ ctx: AuthContext }> = asy
       schema: {
         tags,
         summary: 'Create a workspace; the caller becomes its owner',
+        description: 'One user owns at most MAX_OWNED_WORKSPACES workspaces (default 10); one more is a 409.',
         security: bearer,
         body: ZWorkspaceCreate,
         response: { 201: ZWorkspace },
       },
     },
     async (request, reply) =>
-      reply.status(201).send(await createWorkspace(db, { userId: callerOf(request).id, input: request.body })),
+      reply.status(201).send(
+        await createWorkspace(db, {
+          userId: callerOf(request).id,
+          input: request.body,
+          maxOwned: ctx.config.maxOwnedWorkspaces,
+        }),
+      ),
   );
 
   app.get(
@@ -342,7 +349,7 @@ export const workspacesRoutes: FastifyPluginAsyncZod<{ ctx: AuthContext }> = asy
       schema: {
         tags,
         summary: 'Give ownership to a member who accepted (the owner only); the former owner becomes Admin',
-        description: forbidden,
+        description: `${forbidden} A member who already owns MAX_OWNED_WORKSPACES workspaces cannot take one more (409).`,
         security: bearer,
         params: ZIdParams,
         body: ZDelegate,
@@ -354,6 +361,7 @@ export const workspacesRoutes: FastifyPluginAsyncZod<{ ctx: AuthContext }> = asy
         userId: callerOf(request).id,
         workspaceId: request.params.id,
         target: request.body.user,
+        maxOwned: ctx.config.maxOwnedWorkspaces,
       }),
   );
 

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, ne, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import {
   checkRemoval,
@@ -20,6 +20,11 @@ import { presentMember, presentPendingInvite, presentWorkspace } from './present
 const { workspaces, memberships, users, invites } = schema;
 
 const owners = alias(users, 'owner');
+
+const ownLimitDetail =
+  'You already own {{max}} workspaces, the most one person may. Delete one or give it to someone else first.';
+const theirLimitDetail =
+  'This member already owns {{max}} workspaces, the most one person may: they must give one away first.';
 
 /** Workspaces of `userId` with their role, owner and head count; one workspace when `workspaceId` is given. */
 async function selectWorkspaces(db: Db, { userId, workspaceId }: { userId: number; workspaceId?: number }) {
@@ -53,9 +58,32 @@ export async function listWorkspaces(db: Db, userId: number): Promise<TWorkspace
   return selectWorkspaces(db, { userId });
 }
 
-/** POST workspaces/: the creator becomes its owner, in the same transaction. */
-export async function createWorkspace(db: Db, { userId, input }: { userId: number; input: TWorkspaceCreate }) {
+/**
+ * Refuses (409) to make `userId` the owner of one more workspace when they own `maxOwned` already
+ * (MAX_OWNED_WORKSPACES): the file quota is per workspace and must not be multiplied (docs/security.md).
+ * Locks the user's row first, so two transactions cannot both pass with the last free place.
+ */
+async function assertMayOwnAnother(
+  tx: Db,
+  { userId, maxOwned, detail }: { userId: number; maxOwned: number; detail: string },
+): Promise<void> {
+  await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('update');
+  const [row] = await tx.select({ owned: count() }).from(workspaces).where(eq(workspaces.ownerId, userId));
+  if ((row?.owned ?? 0) >= maxOwned) throw new AppError('conflict', detail, { max: maxOwned });
+}
+
+/**
+ * POST workspaces/: the creator becomes its owner, in the same transaction. `maxOwned` caps the
+ * workspaces one user owns (the API passes MAX_OWNED_WORKSPACES; the demo seed passes none).
+ */
+export async function createWorkspace(
+  db: Db,
+  { userId, input, maxOwned }: { userId: number; input: TWorkspaceCreate; maxOwned?: number },
+) {
   const id = await db.transaction(async (tx) => {
+    if (maxOwned !== undefined) {
+      await assertMayOwnAnother(tx, { userId, maxOwned, detail: ownLimitDetail });
+    }
     const [row] = await tx
       .insert(workspaces)
       .values({ name: input.name, description: input.description ?? '', ownerId: userId })
@@ -291,13 +319,14 @@ export async function removeUsers(db: Db, options: BulkOptions): Promise<TBulkRe
  */
 export async function delegateOwnership(
   db: Db,
-  { userId, workspaceId, target }: { userId: number; workspaceId: number; target: number },
+  { userId, workspaceId, target, maxOwned }: { userId: number; workspaceId: number; target: number; maxOwned: number },
 ) {
   await authorizeIn(db, { userId, workspaceId, resource: 'workspace', action: 'delegate' });
   if (target === userId) throw new AppError('bad_request', 'You already own this workspace.');
   const member = await actorIn(db, target, workspaceId).catch(() => undefined);
   if (!member) throw new AppError('bad_request', 'Ownership can go only to a user who accepted the invite.');
   await db.transaction(async (tx) => {
+    await assertMayOwnAnother(tx, { userId: target, maxOwned, detail: theirLimitDetail });
     const demoted = await tx
       .update(memberships)
       .set({ role: 'admin' })

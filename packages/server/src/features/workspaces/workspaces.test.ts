@@ -256,6 +256,69 @@ describe('remove_users', () => {
   });
 });
 
+describe('how many workspaces one user owns (MAX_OWNED_WORKSPACES, 10 in tests as by default)', () => {
+  const ownLimit = {
+    detail: 'You already own 10 workspaces, the most one person may. Delete one or give it to someone else first.',
+    code: 'conflict',
+  };
+  const owned = async (userId: number) =>
+    (await t.database.db.select().from(schema.workspaces).where(eq(schema.workspaces.ownerId, userId))).length;
+
+  test('an 11th is refused with a translated 409; deleting one frees a place', async () => {
+    const user = await buildUser(t);
+    const api = as(t, user);
+    // Being a member elsewhere does not count: only what the user owns does.
+    await addMember(t, { workspace: await buildWorkspace(t, { owner: await buildUser(t) }), user, role: 'admin' });
+    for (let i = 0; i < 9; i++) await buildWorkspace(t, { owner: user });
+    const tenth = await api('POST', '/api/workspaces/', { name: 'Tenth' });
+    expect(tenth.statusCode, tenth.body).toBe(201);
+
+    const eleventh = await api('POST', '/api/workspaces/', { name: 'Eleventh' });
+    expect(eleventh.statusCode).toBe(409);
+    expect(eleventh.json()).toEqual(ownLimit);
+    const inRussian = await t.app.inject({
+      method: 'POST',
+      url: '/api/workspaces/',
+      headers: { ...user.headers, 'accept-language': 'ru' },
+      payload: { name: 'Одиннадцатое' },
+    });
+    expect(inRussian.statusCode).toBe(409);
+    expect(inRussian.json<{ detail: string }>().detail).toBe(
+      'Вы уже владеете 10 рабочими пространствами — это наибольшее число для одного человека. Сначала удалите одно из них или передайте его кому-нибудь.',
+    );
+    expect(await owned(user.id)).toBe(10);
+
+    const { id } = tenth.json<TWorkspace>();
+    expect((await api('DELETE', `/api/workspaces/${id}/`)).statusCode).toBe(204);
+    expect((await api('POST', '/api/workspaces/', { name: 'Again tenth' })).statusCode).toBe(201);
+  });
+
+  test('two creations at once cannot both take the last place', async () => {
+    const user = await buildUser(t);
+    for (let i = 0; i < 9; i++) await buildWorkspace(t, { owner: user });
+    const responses = await Promise.all(
+      ['One', 'Two'].map((name) => as(t, user)('POST', '/api/workspaces/', { name })),
+    );
+    expect(responses.map((r) => r.statusCode).sort()).toEqual([201, 409]);
+    expect(await owned(user.id)).toBe(10);
+  });
+
+  test('ownership cannot be given to a member who owns 10 already', async () => {
+    const team = await buildTeam(t);
+    for (let i = 0; i < 10; i++) await buildWorkspace(t, { owner: team.member });
+    const response = await as(t, team.owner)('POST', `/api/workspaces/${team.workspace.id}/delegate/`, {
+      user: team.member.id,
+    });
+    expect(response.statusCode).toBe(409);
+    expect(response.json()).toEqual({
+      detail: 'This member already owns 10 workspaces, the most one person may: they must give one away first.',
+      code: 'conflict',
+    });
+    expect(await ownersOf(team.workspace.id)).toEqual([{ userId: team.owner.id }]);
+    expect(await owned(team.member.id)).toBe(10);
+  });
+});
+
 describe('delegate', () => {
   test('ownership goes to an accepted member; the former owner becomes Admin', async () => {
     const team = await buildTeam(t);

@@ -8,6 +8,7 @@ import {
   type TApiTokenCreate,
   type TApiTokenCreated,
   type TMe,
+  type TPasswordChange,
   type TUserPatch,
   ZAvatarSaved,
 } from '@stageline/shared';
@@ -37,8 +38,8 @@ export async function clearAvatar(): Promise<void> {
 export const changeEmail = (email: string, code: string) =>
   api.post<unknown>('users/me/email/', { email, code }, silent);
 
-export const changePassword = (code: string, password: string) =>
-  api.post<unknown>('users/me/password/', { code, password }, silent);
+/** POST users/me/password/ (`ZPasswordChange`): also revokes every API token when asked. */
+export const changePassword = (input: TPasswordChange) => api.post<unknown>('users/me/password/', input, silent);
 
 /** POST users/me/two_factor/ (→ `ZDetail`). */
 export async function setTwoFactor(enabled: boolean, code: string): Promise<void> {

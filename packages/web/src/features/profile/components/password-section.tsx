@@ -1,4 +1,4 @@
-import { Alert, Button, Group, Modal, PasswordInput, Stack, Text } from '@mantine/core';
+import { Alert, Button, Checkbox, Group, Modal, PasswordInput, Stack, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -11,17 +11,20 @@ import { CodeInput, PasswordStrengthMeter, ResendCodeButton, sendCode, withPassw
 import { changePassword } from '../api';
 import { Section } from '../../../shared/ui/section';
 
-type TValues = { code: string; password: string; password_confirm: string };
+type TValues = { code: string; password: string; password_confirm: string; revoke_api_tokens: boolean };
 const ZPasswordForm = withPasswordConfirm(ZPasswordChange);
 
-/** Password change (docs/rules.md §Accounts): a code e-mailed for it, then the new password twice. */
+/**
+ * Password change (docs/rules.md §Accounts): a code e-mailed for it, then the new password twice and
+ * whether to revoke the API tokens too (docs/security.md, "API tokens").
+ */
 export function PasswordSection({ user }: { user: TMe }) {
   const { t } = useTranslation();
   const [opened, setOpened] = useState(false);
   const [sending, setSending] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   const form = useForm<TValues>({
-    initialValues: { code: '', password: '', password_confirm: '' },
+    initialValues: { code: '', password: '', password_confirm: '', revoke_api_tokens: false },
     validate: zodResolver<TValues>(ZPasswordForm, t),
   });
 
@@ -45,9 +48,9 @@ export function PasswordSection({ user }: { user: TMe }) {
 
   const submit = async (values: TValues) => {
     setProblem(null);
-    const { code, password } = ZPasswordForm.parse(values);
+    const { code, password, revoke_api_tokens } = ZPasswordForm.parse(values);
     try {
-      await changePassword(code, password);
+      await changePassword({ code, password, revoke_api_tokens });
       showToast({ kind: 'success', message: t('Password changed') });
       close();
     } catch (error) {
@@ -116,6 +119,14 @@ export function PasswordSection({ user }: { user: TMe }) {
               required
               data-testid="profile-password-confirm"
               {...form.getInputProps('password_confirm')}
+            />
+            <Checkbox
+              label={t('Also revoke my API tokens')}
+              description={t(
+                'Scripts using them stop working. The e-mail about the change lists the tokens that still work.',
+              )}
+              data-testid="profile-password-revoke-tokens"
+              {...form.getInputProps('revoke_api_tokens', { type: 'checkbox' })}
             />
             <Group justify="space-between">
               <ResendCodeButton
