@@ -167,6 +167,10 @@ const table: Record<string, Entry> = {
   'GET /api/users/me/tokens/': { expect: signedIn(200), call: at('/api/users/me/tokens/') },
   'DELETE /api/users/me/tokens/:id/': { expect: signedIn(404), call: at('/api/users/me/tokens/2147483647/') },
   'DELETE /api/users/me/sessions/:id/': { expect: signedIn(404), call: at('/api/users/me/sessions/2147483647/') },
+  'POST /api/users/me/sessions/end_others/': {
+    expect: signedIn(200),
+    call: at('/api/users/me/sessions/end_others/', {}),
+  },
   'POST /api/users/me/avatar/': { expect: signedIn(415), call: at('/api/users/me/avatar/', { file: 'x' }) },
   'DELETE /api/users/me/avatar/': { expect: signedIn(200), call: at('/api/users/me/avatar/') },
   'GET /api/users/:id/avatar/': {

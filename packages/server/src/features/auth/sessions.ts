@@ -126,18 +126,19 @@ export async function revokeSession(
   return ended.length > 0;
 }
 
-/** Signs a user out everywhere, or everywhere but the session `exceptSessionId`. */
+/** Signs a user out everywhere, or everywhere but the session `exceptSessionId`; how many ended. */
 export async function revokeUserSessions(
   ctx: SessionsContext,
   { userId, exceptSessionId }: { userId: number; exceptSessionId?: number },
-) {
-  await endSessions(
+): Promise<number> {
+  const ended = await endSessions(
     ctx,
     and(
       eq(schema.sessions.userId, userId),
       exceptSessionId === undefined ? undefined : ne(schema.sessions.id, exceptSessionId),
     ),
   );
+  return ended.length;
 }
 
 /**

@@ -20,7 +20,7 @@ import {
 import { AppError } from '../../http/errors';
 import { mailOrigin } from '../../http/mail-origin';
 import { readUploadedFile } from '../../http/upload';
-import { callerOf, listSessions, revokeSession, type AuthContext } from '../auth';
+import { callerOf, listSessions, revokeSession, revokeUserSessions, type AuthContext } from '../auth';
 import { clearAvatar, encodeAvatar, loadAvatar, saveAvatar } from './avatar';
 import { avatarUrl } from './presenter';
 import { changePassword, confirmEmailChange, getMe, requestEmailChange, setTwoFactor, updateProfile } from './service';
@@ -194,6 +194,23 @@ export const usersRoutes: FastifyPluginAsyncZod<{ ctx: AuthContext }> = async (a
       const revoked = await revokeSession(ctx, { userId: callerOf(request).id, sessionId: request.params.id });
       if (!revoked) throw new AppError('not_found');
       return reply.status(204).send(null);
+    },
+  );
+
+  app.post(
+    '/users/me/sessions/end_others/',
+    {
+      ...sessionOnly,
+      schema: {
+        tags: ['users'],
+        summary: 'Sign out everywhere else: every session but the one making this call ends',
+        security: bearer,
+        response: { 200: z.object({ ended: z.number().int() }) },
+      },
+    },
+    async (request) => {
+      const caller = callerOf(request);
+      return { ended: await revokeUserSessions(ctx, { userId: caller.id, exceptSessionId: caller.sessionId }) };
     },
   );
 

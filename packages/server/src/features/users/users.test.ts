@@ -45,6 +45,7 @@ describe('signed-in routes need a session', () => {
     ['POST', '/api/users/me/two_factor/'],
     ['GET', '/api/users/me/sessions/'],
     ['DELETE', '/api/users/me/sessions/1/'],
+    ['POST', '/api/users/me/sessions/end_others/'],
     ['POST', '/api/users/me/avatar/'],
     ['DELETE', '/api/users/me/avatar/'],
   ] as const)('%s %s → 401', async (method, url) => {
@@ -400,6 +401,32 @@ describe('sessions', () => {
     expect((await call('POST', '/api/token/refresh/', undefined, { refresh: other.refresh })).statusCode).toBe(401);
     expect((await call('GET', '/api/users/me/sessions/', account.tokens)).json()).toHaveLength(1);
     expect((await call('DELETE', `/api/users/me/sessions/${laptopSession.id}/`, account.tokens)).statusCode).toBe(404);
+  });
+
+  test('signs out everywhere else: every other session ends, this one and other people’s stay', async () => {
+    const account = await signUp(t.app, mailbox);
+    const stranger = await signUp(t.app, mailbox);
+    const elsewhere: TTokenPair[] = [];
+    for (const device of ['Laptop', 'Phone']) {
+      const login = await t.app.inject({
+        method: 'POST',
+        url: '/api/users/login/',
+        payload: { username: account.user.username, password: account.user.password },
+        headers: { 'user-agent': device },
+      });
+      elsewhere.push(login.json<TTokenPair>());
+    }
+    const ended = await call('POST', '/api/users/me/sessions/end_others/', account.tokens, {});
+    expect(ended.statusCode, ended.body).toBe(200);
+    expect(ended.json()).toEqual({ ended: 2 });
+    for (const tokens of elsewhere) {
+      expect((await call('GET', '/api/users/me/', tokens)).statusCode).toBe(401);
+      expect((await call('POST', '/api/token/refresh/', undefined, { refresh: tokens.refresh })).statusCode).toBe(401);
+    }
+    const left = (await call('GET', '/api/users/me/sessions/', account.tokens)).json<TSession[]>();
+    expect(left.map((session) => session.current)).toEqual([true]);
+    expect((await call('GET', '/api/users/me/', stranger.tokens)).statusCode).toBe(200);
+    expect((await call('POST', '/api/users/me/sessions/end_others/', account.tokens, {})).json()).toEqual({ ended: 0 });
   });
 });
 

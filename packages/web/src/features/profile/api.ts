@@ -68,6 +68,13 @@ export async function revokeSession(id: number): Promise<void> {
   await queryClient.invalidateQueries({ queryKey: sessionsQueryKey });
 }
 
+/** POST users/me/sessions/end_others/: every session but this one ends; how many did. */
+export async function endOtherSessions(): Promise<number> {
+  const answer = await api.post<{ ended: number }>('users/me/sessions/end_others/', undefined, silent);
+  await queryClient.invalidateQueries({ queryKey: sessionsQueryKey });
+  return answer.ended;
+}
+
 export const apiTokensQueryKey = ['users', 'me', 'tokens'] as const;
 /** GET users/me/tokens/: the personal API tokens, never their secrets. */
 export const apiTokensQueryOptions = () =>

@@ -6,7 +6,7 @@ import type { TSession } from '@stageline/shared';
 import { useDates } from '../../../shared/i18n/use-dates';
 import { formError } from '../../../shared/lib/form-errors';
 import { showToast } from '../../../shared/ui/toast';
-import { revokeSession, sessionsQueryOptions } from '../api';
+import { endOtherSessions, revokeSession, sessionsQueryOptions } from '../api';
 import { Section } from '../../../shared/ui/section';
 import { LoadError } from '../../../shared/ui/load-error';
 
@@ -43,13 +43,27 @@ export function SessionsSection() {
   const { t } = useTranslation();
   const dates = useDates();
   const sessions = useQuery(sessionsQueryOptions());
-  const [revoking, setRevoking] = useState<number | null>(null);
+  const [revoking, setRevoking] = useState<number | 'others' | null>(null);
+  const others = (sessions.data ?? []).filter((session) => !session.current).length;
 
   const revoke = async (session: TSession) => {
     setRevoking(session.id);
     try {
       await revokeSession(session.id);
       showToast({ kind: 'success', message: t('Session ended') });
+    } catch (error) {
+      const message = formError(error, { fallback: t('Data was not saved') });
+      if (message) showToast({ kind: 'error', message });
+    } finally {
+      setRevoking(null);
+    }
+  };
+
+  const endOthers = async () => {
+    setRevoking('others');
+    try {
+      const ended = await endOtherSessions();
+      showToast({ kind: 'success', message: t('{{count}} sessions ended', { count: ended }) });
     } catch (error) {
       const message = formError(error, { fallback: t('Data was not saved') });
       if (message) showToast({ kind: 'error', message });
@@ -114,6 +128,20 @@ export function SessionsSection() {
           </Group>
         ))}
       </Stack>
+      {others > 1 ? (
+        <Group justify="flex-end" mt="sm">
+          <Button
+            size="xs"
+            variant="light"
+            color="red"
+            loading={revoking === 'others'}
+            onClick={() => void endOthers()}
+            data-testid="profile-sessions-end-others"
+          >
+            {t('Sign out everywhere else')}
+          </Button>
+        </Group>
+      ) : null}
     </Section>
   );
 }
