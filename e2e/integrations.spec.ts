@@ -80,8 +80,11 @@ test.describe('webhooks', () => {
       await expect.poll(() => received.length).toBe(1);
       const [ping] = received;
       expect(JSON.parse(ping!.body)).toMatchObject({ event: 'ping', workspace });
-      const signature = `sha256=${createHmac('sha256', secret).update(ping!.body).digest('hex')}`;
-      expect(ping!.headers['x-stageline-signature']).toBe(signature);
+      // Standard Webhooks: v1,<base64 HMAC-SHA256 of "id.timestamp.body" keyed with the secret's bytes>.
+      const signed = `${String(ping!.headers['webhook-id'])}.${String(ping!.headers['webhook-timestamp'])}.${ping!.body}`;
+      const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
+      const signature = `v1,${createHmac('sha256', key).update(signed).digest('base64')}`;
+      expect(ping!.headers['webhook-signature']).toBe(signature);
 
       await section.getByTestId('webhook-deliveries').click();
       const delivery = page.getByTestId('webhook-delivery').first();
