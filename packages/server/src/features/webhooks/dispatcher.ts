@@ -370,10 +370,7 @@ export class WebhookDispatcher {
       .select({ userId: schema.memberships.userId })
       .from(schema.memberships)
       .where(
-        and(
-          eq(schema.memberships.workspaceId, row.workspace_id),
-          inArray(schema.memberships.role, ['admin', 'owner']),
-        ),
+        and(eq(schema.memberships.workspaceId, row.workspace_id), inArray(schema.memberships.role, ['admin', 'owner'])),
       );
     await this.options.tellAdmins?.(tx, {
       kind,

@@ -51,7 +51,7 @@ const about =
   '`X-Stageline-Event`. A try that fails or answers non-2xx is retried with backoff, 8 tries over about a day; ' +
   `${Limits.webhooks.pauseAfterFailures} failed tries in a row pause the webhook until an admin resumes it; ` +
   'a webhook failing for a day is turned off. A batch of units sends one `unit.batch_created`. Only public ' +
-  'unicast addresses are called, never the server\'s own, unless the server sets WEBHOOKS_ALLOW_PRIVATE. ' +
+  "unicast addresses are called, never the server's own, unless the server sets WEBHOOKS_ALLOW_PRIVATE. " +
   `A workspace has at most ${Limits.webhooks.perWorkspace} webhooks. ` +
   `Example body: \`${JSON.stringify(deliveryExample)}\``;
 

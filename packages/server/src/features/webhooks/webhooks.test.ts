@@ -8,7 +8,7 @@ import { Limits, type TWebhook, type TWebhookCreated, type TWebhookDelivery } fr
 import { schema } from '../../db';
 import { relaxedLimits } from '../../../test/accounts';
 import { buildTestApp, type TestApp } from '../../../test/helpers';
-import { startReceiver, startSilentReceiver, type Received, type Receiver } from '../../../test/receiver';
+import { startReceiver, startSilentReceiver, type Received } from '../../../test/receiver';
 import { killServers, sharedPostgresDatabase, startServer } from '../../../test/server-process';
 import { act, buildFlow, buildUnit, ok, taskAt } from '../../../test/units';
 import { as, buildTeam, type Team } from '../../../test/workspaces';
@@ -46,8 +46,8 @@ async function addWebhook(receiver: { url: string }, events: string[], workspace
 const headersOf = (received: Received) =>
   Object.fromEntries(Object.entries(received.headers).map(([name, value]) => [name, String(value)]));
 
-const deliveriesOf = async (hook: { id: number }) =>
-  (await as(t, team.admin)('GET', `/api/webhooks/${hook.id}/deliveries/`)).json<TWebhookDelivery[]>();
+const deliveriesOf = async (hook: { id: number }, by = team) =>
+  (await as(t, by.admin)('GET', `/api/webhooks/${hook.id}/deliveries/`)).json<TWebhookDelivery[]>();
 
 describe('managing webhooks', () => {
   test('admins and the owner manage them; members get 403, outsiders 404; the secret is shown once', async () => {
@@ -263,6 +263,296 @@ describe('deliveries', () => {
       // Turning it on again starts afresh.
       const on = await as(t, team.admin)('PATCH', `/api/webhooks/${hook.id}/`, { active: true });
       expect(on.json<TWebhook>()).toMatchObject({ active: true, failing_since: null, disabled_reason: null });
+    } finally {
+      await receiver.close();
+    }
+  });
+});
+
+describe('Standard Webhooks signatures', () => {
+  test('webhook-id, webhook-timestamp and webhook-signature verify with the standardwebhooks package; a changed timestamp does not', async () => {
+    const receiver = await startReceiver();
+    try {
+      const hook = await addWebhook(receiver, ['unit.created']);
+      expect(hook.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+      expect((await as(t, team.admin)('POST', `/api/webhooks/${hook.id}/ping/`)).statusCode).toBe(201);
+      const [ping] = await receiver.waitFor(1, (r) => r.json.event === 'ping');
+      const headers = headersOf(ping!);
+      expect(headers['webhook-id']).toBe(ping!.json.delivery);
+      expect(Math.abs(Number(headers['webhook-timestamp']) - Date.now() / 1000)).toBeLessThan(60);
+      expect(headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]{43}=$/);
+      expect(new Webhook(hook.secret).verify(ping!.body, headers)).toMatchObject({ event: 'ping' });
+      // The signature covers the id and the time: a captured delivery replayed later, or under another
+      // id, does not verify.
+      const later = { ...headers, 'webhook-timestamp': String(Number(headers['webhook-timestamp']) + 1) };
+      expect(() => new Webhook(hook.secret).verify(ping!.body, later)).toThrow('No matching signature found');
+      const otherId = { ...headers, 'webhook-id': '1' };
+      expect(() => new Webhook(hook.secret).verify(ping!.body, otherId)).toThrow('No matching signature found');
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  test('a rotated secret: both secrets sign during the overlap, then only the new one', async () => {
+    const receiver = await startReceiver();
+    try {
+      const hook = await addWebhook(receiver, ['unit.created']);
+      const rotated = await as(t, team.admin)('POST', `/api/webhooks/${hook.id}/rotate-secret/`);
+      expect(rotated.statusCode).toBe(200);
+      const { secret, previous_secret_until } = rotated.json<TWebhookCreated>();
+      expect(secret).toMatch(/^whsec_/);
+      expect(secret).not.toBe(hook.secret);
+      const overlapMs = Date.parse(previous_secret_until!) - Date.now();
+      expect(Math.abs(overlapMs - Limits.webhooks.rotationOverlapHours * 3_600_000)).toBeLessThan(60_000);
+      expect((await as(t, team.member)('POST', `/api/webhooks/${hook.id}/rotate-secret/`)).statusCode).toBe(403);
+      expect((await as(t, team.outsider)('POST', `/api/webhooks/${hook.id}/rotate-secret/`)).statusCode).toBe(404);
+
+      await as(t, team.admin)('POST', `/api/webhooks/${hook.id}/ping/`);
+      const [during] = await receiver.waitFor(1);
+      expect(headersOf(during!)['webhook-signature']!.split(' ')).toHaveLength(2);
+      expect(new Webhook(secret).verify(during!.body, headersOf(during!))).toMatchObject({ event: 'ping' });
+      expect(new Webhook(hook.secret).verify(during!.body, headersOf(during!))).toMatchObject({ event: 'ping' });
+
+      // The overlap over: the previous secret no longer signs.
+      await t.database.db
+        .update(schema.webhooks)
+        .set({ previousSecretUntil: sql`now() - interval '1 second'` })
+        .where(eq(schema.webhooks.id, hook.id));
+      expect((await as(t, team.admin)('GET', `/api/webhooks/${hook.id}/`)).json<TWebhook>().previous_secret_until).toBe(
+        null,
+      );
+      await as(t, team.admin)('POST', `/api/webhooks/${hook.id}/ping/`);
+      const after = (await receiver.waitFor(2))[1]!;
+      expect(headersOf(after)['webhook-signature']!.split(' ')).toHaveLength(1);
+      expect(new Webhook(secret).verify(after.body, headersOf(after))).toMatchObject({ event: 'ping' });
+      expect(() => new Webhook(hook.secret).verify(after.body, headersOf(after))).toThrow();
+    } finally {
+      await receiver.close();
+    }
+  });
+});
+
+describe('SSRF', () => {
+  test("only public unicast addresses, never the server's own: the address table", async () => {
+    const strict = await buildTestApp({ database: t.database, config: { webhooksAllowPrivate: false } });
+    const own = Object.values(networkInterfaces())
+      .flat()
+      .filter((entry) => entry && !entry.internal && entry.family === 'IPv4')
+      .map((entry) => `http://${entry!.address}/hook`);
+    const owner = await buildTeam(t);
+    try {
+      const post = (url: string) =>
+        strict.app.inject({
+          method: 'POST',
+          url: `/api/workspaces/${owner.workspace.id}/webhooks/`,
+          headers: owner.admin.headers,
+          payload: { url, events: ['unit.created'] },
+        });
+      for (const url of [
+        'http://192.0.2.1/hook', // TEST-NET-1 (documentation)
+        'http://198.51.100.7/hook', // TEST-NET-2
+        'http://203.0.113.5/hook', // TEST-NET-3
+        'http://198.18.0.1/hook', // benchmarking
+        'http://100.64.0.1/hook', // carrier-grade NAT
+        'http://192.88.99.1/hook', // 6to4 relay anycast
+        'http://255.255.255.255/hook',
+        'http://[::127.0.0.1]/hook', // IPv4-compatible loopback
+        'http://[::]/hook',
+        'http://[64:ff9b::7f00:1]/hook', // NAT64 of 127.0.0.1
+        'http://[64:ff9b:1::a00:1]/hook', // local-use NAT64
+        'http://[2002:7f00:1::1]/hook', // 6to4 of 127.0.0.1
+        'http://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/hook', // Teredo
+        'http://[2001:db8::1]/hook', // documentation
+        'http://[fec0::1]/hook', // site-local
+        'http://[::ffff:10.0.0.1]/hook',
+        'http://[::ffff:192.0.2.1]/hook',
+        ...own, // this machine's own addresses
+      ]) {
+        const response = await post(url);
+        expect(response.statusCode, url).toBe(400);
+        expect(response.json(), url).toEqual({
+          url: ['This address is private or local: webhooks may only call public addresses.'],
+        });
+      }
+      for (const url of ['http://8.8.8.8/hook', 'https://[2606:4700:4700::1111]/hook', 'http://[::ffff:1.1.1.1]/x']) {
+        expect((await post(url)).statusCode, url).toBe(201);
+      }
+    } finally {
+      await strict.close();
+    }
+  });
+
+  test('an answer is read up to the 2 KB kept, not whole', async () => {
+    // 100 MB offered, written as fast as the dispatcher reads (backpressure): what it reads is sent.
+    const offered = 100 * 1024 * 1024;
+    let written = 0;
+    let closed = false;
+    const server = http.createServer((request, response) => {
+      request.resume();
+      response.writeHead(200, { 'content-type': 'text/plain', 'content-length': offered });
+      response.on('close', () => (closed = true));
+      const chunk = Buffer.alloc(64 * 1024, 'a');
+      const pump = () => {
+        while (written < offered && !response.destroyed) {
+          written += chunk.length;
+          if (!response.write(chunk)) return void response.once('drain', pump);
+        }
+        response.end();
+      };
+      pump();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/big`;
+    try {
+      const hook = await addWebhook({ url }, ['unit.created']);
+      expect((await as(t, team.admin)('POST', `/api/webhooks/${hook.id}/ping/`)).statusCode).toBe(201);
+      const delivery = await vi.waitFor(
+        async () => {
+          const [row] = await deliveriesOf(hook);
+          expect(row?.status).toBe('succeeded');
+          return row!;
+        },
+        { timeout: 20_000, interval: 100 },
+      );
+      expect(delivery.response_excerpt).toHaveLength(2048);
+      await vi.waitFor(() => expect(closed).toBe(true));
+      // Socket buffers hold a few MB at most; the whole answer was read before.
+      expect(written).toBeLessThan(16 * 1024 * 1024);
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+});
+
+describe('one workspace cannot hold up the others', () => {
+  test(`a workspace has at most ${Limits.webhooks.perWorkspace} webhooks`, async () => {
+    const own = await buildTeam(t);
+    const receiver = { url: 'http://127.0.0.1:9/hook' };
+    for (let i = 0; i < Limits.webhooks.perWorkspace; i++)
+      await addWebhook(receiver, ['unit.deleted'], own.workspace.id, own);
+    const over = await as(t, own.admin)('POST', `/api/workspaces/${own.workspace.id}/webhooks/`, {
+      url: receiver.url,
+      events: ['unit.deleted'],
+    });
+    expect(over.statusCode).toBe(400);
+    expect(over.json()).toMatchObject({
+      detail: `A workspace may have at most ${Limits.webhooks.perWorkspace} webhooks.`,
+    });
+    // Another workspace is not counted with it.
+    const other = await buildTeam(t);
+    await addWebhook(receiver, ['unit.deleted'], other.workspace.id, other);
+  });
+
+  test("30 webhooks of workspace A to a silent receiver delay workspace B's delivery by less than 1 s", async () => {
+    const silent = await startSilentReceiver();
+    const answering = await startReceiver();
+    const a = await buildTeam(t);
+    const b = await buildTeam(t);
+    try {
+      for (let i = 0; i < 30; i++) await addWebhook(silent, ['unit.created', 'task.created'], a.workspace.id, a);
+      await addWebhook(answering, ['unit.created'], b.workspace.id, b);
+      // A: 3 units with 2 tasks each, 270 deliveries to a receiver that never answers.
+      const flowA = await buildFlow(t, { workspace: a.workspace, stages: [{}, {}] });
+      for (let i = 0; i < 3; i++) await buildUnit(t, a.owner, flowA);
+      // A's tries under way at once: at most 2 a webhook and 10 for the workspace.
+      await vi.waitFor(() => expect(silent.mostWaiting()).toBe(10), { timeout: 10_000 });
+
+      const flowB = await buildFlow(t, { workspace: b.workspace, stages: [{}] });
+      const started = performance.now();
+      await buildUnit(t, b.owner, flowB);
+      await answering.waitFor(1, (r) => r.json.event === 'unit.created', 15_000);
+      const delayMs = performance.now() - started;
+      // eslint-disable-next-line no-console -- the delay is the point of this test
+      console.info(`B's delivery behind A's 30 silent webhooks: ${Math.round(delayMs)} ms on ${t.database.kind}`);
+      expect(delayMs).toBeLessThan(1000);
+      expect(silent.mostWaiting()).toBe(10);
+    } finally {
+      await t.database.db.delete(schema.webhooks).where(eq(schema.webhooks.workspaceId, a.workspace.id));
+      await silent.close();
+      await answering.close();
+    }
+  });
+
+  test('failed tries in a row pause a webhook, its admins are told, and resuming sends what was held', async () => {
+    let failing = true;
+    const receiver = await startReceiver(() => (failing ? 500 : 200));
+    const own = await buildTeam(t);
+    try {
+      const hook = await addWebhook(receiver, ['unit.created'], own.workspace.id, own);
+      const flow = await buildFlow(t, { workspace: own.workspace, stages: [{}] });
+      // 4 deliveries of 8 tries each could make 32 tries; the 20th failure in a row pauses it.
+      for (let i = 0; i < 4; i++) await buildUnit(t, own.owner, flow);
+      const paused = await vi.waitFor(
+        async () => {
+          const current = (await as(t, own.admin)('GET', `/api/webhooks/${hook.id}/`)).json<TWebhook>();
+          expect(current.paused_at).not.toBe(null);
+          return current;
+        },
+        { timeout: 20_000, interval: 100 },
+      );
+      expect(paused.active).toBe(true);
+      const notified = await t.database.db
+        .select({ userId: schema.notifications.userId })
+        .from(schema.notifications)
+        .where(
+          and(eq(schema.notifications.kind, 'webhook_paused'), eq(schema.notifications.workspaceId, own.workspace.id)),
+        );
+      expect(notified.map((n) => n.userId).sort()).toEqual([own.owner.id, own.admin.id].sort());
+      // Paused: nothing more is tried (at most the 2 under way when it paused end).
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      const tried = receiver.received.length;
+      expect(tried).toBeGreaterThanOrEqual(Limits.webhooks.pauseAfterFailures);
+      expect(tried).toBeLessThanOrEqual(Limits.webhooks.pauseAfterFailures + 2);
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      expect(receiver.received.length).toBe(tried);
+      const held = (await deliveriesOf(hook, own)).filter((d) => d.status === 'pending');
+      expect(held.length).toBeGreaterThan(0);
+
+      failing = false;
+      expect((await as(t, own.member)('POST', `/api/webhooks/${hook.id}/resume/`)).statusCode).toBe(403);
+      const resumed = await as(t, own.admin)('POST', `/api/webhooks/${hook.id}/resume/`);
+      expect(resumed.json<TWebhook>()).toMatchObject({ paused_at: null, active: true });
+      await vi.waitFor(
+        async () => {
+          const rows = await deliveriesOf(hook, own);
+          expect(rows.filter((d) => d.status === 'succeeded').length).toBe(held.length);
+        },
+        { timeout: 10_000, interval: 100 },
+      );
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  test('a batch of units sends ONE unit.batch_created, not one event per unit and task', async () => {
+    const receiver = await startReceiver();
+    const own = await buildTeam(t);
+    try {
+      const hook = await addWebhook(receiver, ['unit.created', 'task.created'], own.workspace.id, own);
+      const flow = await buildFlow(t, { workspace: own.workspace, stages: [{}, {}] });
+      const batch = await as(t, own.member)('POST', '/api/units/batch/', {
+        project: flow.project.id,
+        pipeline: flow.pipeline.id,
+        template: 'Shot {count}',
+        count: 200,
+        start: 1,
+        step: 1,
+      });
+      expect(batch.statusCode, batch.body.slice(0, 300)).toBe(201);
+      const units = batch.json<{ units: { id: number }[] }>().units.map((unit) => unit.id);
+      const [event] = await receiver.waitFor(1);
+      expect(event!.json).toMatchObject({
+        event: 'unit.batch_created',
+        workspace: own.workspace.id,
+        data: { project: flow.project.id, pipeline: flow.pipeline.id, count: 200, units },
+      });
+      expect(new Webhook(hook.secret).verify(event!.body, headersOf(event!))).toMatchObject({
+        event: 'unit.batch_created',
+      });
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(receiver.received).toHaveLength(1);
+      expect(await deliveriesOf(hook, own)).toHaveLength(1);
     } finally {
       await receiver.close();
     }
