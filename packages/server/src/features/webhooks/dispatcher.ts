@@ -298,71 +298,75 @@ export class WebhookDispatcher {
       lockedUntil: null,
     };
     if (outcome.ok) {
-      await this.db
-        .update(deliveries)
-        .set({ ...common, status: 'succeeded', error: null, nextAttemptAt: null })
-        .where(eq(deliveries.id, row.id));
-      await this.db
-        .update(schema.webhooks)
-        .set({ failingSince: null, failures: 0 })
-        .where(eq(schema.webhooks.id, row.webhook_id));
+      await this.db.transaction(async (tx) => {
+        await tx
+          .update(deliveries)
+          .set({ ...common, status: 'succeeded', error: null, nextAttemptAt: null })
+          .where(eq(deliveries.id, row.id));
+        await tx
+          .update(schema.webhooks)
+          .set({ failingSince: null, failures: 0 })
+          .where(eq(schema.webhooks.id, row.webhook_id));
+      });
       return;
     }
     const last = attempts >= WebhookMaxAttempts;
     const wait = this.backoff[Math.min(attempts - 1, this.backoff.length - 1)]!;
-    await this.db
-      .update(deliveries)
-      .set({
-        ...common,
-        status: last ? 'failed' : 'pending',
-        error: outcome.error,
-        nextAttemptAt: last ? null : new Date(Date.now() + wait * 1000),
-      })
-      .where(eq(deliveries.id, row.id));
+    // One transaction: the lease ends only with the failure counted, so no new try of a webhook
+    // starts between its last failure and its pause.
+    const stopped = await this.db.transaction(async (tx) => {
+      await tx
+        .update(deliveries)
+        .set({
+          ...common,
+          status: last ? 'failed' : 'pending',
+          error: outcome.error,
+          nextAttemptAt: last ? null : new Date(Date.now() + wait * 1000),
+        })
+        .where(eq(deliveries.id, row.id));
+      return this.noteFailure(tx, row);
+    });
     this.options.log?.info(
       { webhook: row.webhook_id, delivery: row.id, attempts, error: outcome.error },
       'webhook try failed',
     );
-    await this.noteFailure(row);
+    if (stopped) this.options.log?.warn({ webhook: row.webhook_id, url: row.url }, `webhook ${stopped}`);
   }
 
   /**
    * Counts a failed try: `pauseAfterFailures` in a row pause the webhook, a day of failures turns it
-   * off; either way its workspace's admins are told, in the transaction that stops it.
+   * off; either way its workspace's admins are told, in the same transaction. Answers what happened.
    */
-  private async noteFailure(row: Claimed): Promise<void> {
+  private async noteFailure(tx: Db, row: Claimed): Promise<string | null> {
     const webhooks = schema.webhooks;
-    const stopped = await this.db.transaction(async (tx) => {
-      const [hook] = await tx
+    const [hook] = await tx
+      .update(webhooks)
+      .set({ failingSince: sql`coalesce(${webhooks.failingSince}, now())`, failures: sql`${webhooks.failures} + 1` })
+      .where(eq(webhooks.id, row.webhook_id))
+      .returning({
+        failingSince: webhooks.failingSince,
+        active: webhooks.active,
+        failures: webhooks.failures,
+        pausedAt: webhooks.pausedAt,
+      });
+    if (!hook?.active) return null;
+    if (hook.failingSince && Date.now() - hook.failingSince.getTime() >= disableAfterMs) {
+      await tx
         .update(webhooks)
-        .set({ failingSince: sql`coalesce(${webhooks.failingSince}, now())`, failures: sql`${webhooks.failures} + 1` })
-        .where(eq(webhooks.id, row.webhook_id))
-        .returning({
-          failingSince: webhooks.failingSince,
-          active: webhooks.active,
-          failures: webhooks.failures,
-          pausedAt: webhooks.pausedAt,
-        });
-      if (!hook?.active) return null;
-      if (hook.failingSince && Date.now() - hook.failingSince.getTime() >= disableAfterMs) {
-        await tx
-          .update(webhooks)
-          .set({ active: false, disabledReason: 'Turned off after a day of failed deliveries.' })
-          .where(eq(webhooks.id, row.webhook_id));
-        await this.tellAdmins(tx, row, 'webhook_disabled');
-        return 'turned off after a day of failures';
-      }
-      if (hook.failures >= Limits.webhooks.pauseAfterFailures && !hook.pausedAt) {
-        await tx
-          .update(webhooks)
-          .set({ pausedAt: sql`now()` })
-          .where(and(eq(webhooks.id, row.webhook_id), isNull(webhooks.pausedAt)));
-        await this.tellAdmins(tx, row, 'webhook_paused');
-        return 'paused after failed tries in a row';
-      }
-      return null;
-    });
-    if (stopped) this.options.log?.warn({ webhook: row.webhook_id, url: row.url }, `webhook ${stopped}`);
+        .set({ active: false, disabledReason: 'Turned off after a day of failed deliveries.' })
+        .where(eq(webhooks.id, row.webhook_id));
+      await this.tellAdmins(tx, row, 'webhook_disabled');
+      return 'turned off after a day of failures';
+    }
+    if (hook.failures >= Limits.webhooks.pauseAfterFailures && !hook.pausedAt) {
+      await tx
+        .update(webhooks)
+        .set({ pausedAt: sql`now()` })
+        .where(and(eq(webhooks.id, row.webhook_id), isNull(webhooks.pausedAt)));
+      await this.tellAdmins(tx, row, 'webhook_paused');
+      return 'paused after failed tries in a row';
+    }
+    return null;
   }
 
   private async tellAdmins(tx: Db, row: Claimed, kind: 'webhook_disabled' | 'webhook_paused'): Promise<void> {
