@@ -91,6 +91,24 @@ test.describe('webhooks', () => {
       await expect(delivery.getByTestId('webhook-delivery-status')).toHaveText('Delivered');
       await expect(delivery).toContainText('HTTP 200');
       await snap(page, 'workspace-webhook-deliveries');
+      await page.keyboard.press('Escape');
+
+      // Rotating the secret: the new one is shown once, and for the overlap both sign each delivery.
+      await section.getByTestId('webhook-rotate').click();
+      await expect(section.getByTestId('webhook-secret')).toContainText('New signing secret');
+      const rotated = (await section.getByTestId('webhook-secret-value').textContent())!;
+      expect(rotated).toMatch(/^whsec_/);
+      expect(rotated).not.toBe(secret);
+      await expect(section.getByTestId('webhook-previous-secret')).toBeVisible();
+      await section.getByTestId('webhook-ping').click();
+      await expect.poll(() => received.length).toBe(2);
+      const second = received[1]!;
+      const signedBy = (s: string) => {
+        const message = `${String(second.headers['webhook-id'])}.${String(second.headers['webhook-timestamp'])}.${second.body}`;
+        const bytes = Buffer.from(s.replace(/^whsec_/, ''), 'base64');
+        return `v1,${createHmac('sha256', bytes).update(message).digest('base64')}`;
+      };
+      expect(String(second.headers['webhook-signature']).split(' ')).toEqual([signedBy(rotated), signedBy(secret)]);
     } finally {
       await new Promise<void>((resolve) => receiver.close(() => resolve()));
     }
