@@ -159,11 +159,6 @@ export class WebhookDispatcher {
     return this.running;
   }
 
-  /** Resolves once no try of this process is under way (tests). */
-  async idle(): Promise<void> {
-    while (this.sending.size > 0 || this.running) await Promise.all([...this.sending, this.running]);
-  }
-
   /** Claims due deliveries while this process has free places, and starts their tries. */
   private async fill(): Promise<void> {
     while (!this.closed) {
