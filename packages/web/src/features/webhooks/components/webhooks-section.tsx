@@ -186,8 +186,11 @@ export function WebhooksSection({ workspace }: { workspace: TWorkspace }) {
             ) : hook.paused_at ? (
               <Group gap="xs" data-testid="webhook-paused">
                 <Badge color="red" variant="light">
-                  {t('Paused after failed deliveries in a row: nothing is sent until you resume it.')}
+                  {t('Paused')}
                 </Badge>
+                <Text size="xs" c="dimmed">
+                  {t('Paused after failed deliveries in a row: nothing is sent until you resume it.')}
+                </Text>
                 <Button
                   size="xs"
                   variant="light"
