@@ -116,7 +116,9 @@ export function WebhooksSection({ workspace }: { workspace: TWorkspace }) {
                   'The new signing secret, shown this once. Until {{when}} deliveries are signed with both the new and the previous secret: switch your receiver to the new one before then.',
                   { when: until(secret.rotated) },
                 )
-              : t('Its signing secret, shown this once: check the webhook-signature header with it (Standard Webhooks).')
+              : t(
+                  'Its signing secret, shown this once: check the webhook-signature header with it (Standard Webhooks).',
+                )
           }
           value={secret.value}
           testId="webhook-secret"
