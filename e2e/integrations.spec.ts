@@ -80,14 +80,35 @@ test.describe('webhooks', () => {
       await expect.poll(() => received.length).toBe(1);
       const [ping] = received;
       expect(JSON.parse(ping!.body)).toMatchObject({ event: 'ping', workspace });
-      const signature = `sha256=${createHmac('sha256', secret).update(ping!.body).digest('hex')}`;
-      expect(ping!.headers['x-stageline-signature']).toBe(signature);
+      // Standard Webhooks: v1,<base64 HMAC-SHA256 of "id.timestamp.body" keyed with the secret's bytes>.
+      const signed = `${String(ping!.headers['webhook-id'])}.${String(ping!.headers['webhook-timestamp'])}.${ping!.body}`;
+      const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
+      const signature = `v1,${createHmac('sha256', key).update(signed).digest('base64')}`;
+      expect(ping!.headers['webhook-signature']).toBe(signature);
 
       await section.getByTestId('webhook-deliveries').click();
       const delivery = page.getByTestId('webhook-delivery').first();
       await expect(delivery.getByTestId('webhook-delivery-status')).toHaveText('Delivered');
       await expect(delivery).toContainText('HTTP 200');
       await snap(page, 'workspace-webhook-deliveries');
+      await page.keyboard.press('Escape');
+
+      // Rotating the secret: the new one is shown once, and for the overlap both sign each delivery.
+      await section.getByTestId('webhook-rotate').click();
+      await expect(section.getByTestId('webhook-secret')).toContainText('New signing secret');
+      const rotated = (await section.getByTestId('webhook-secret-value').textContent())!;
+      expect(rotated).toMatch(/^whsec_/);
+      expect(rotated).not.toBe(secret);
+      await expect(section.getByTestId('webhook-previous-secret')).toBeVisible();
+      await section.getByTestId('webhook-ping').click();
+      await expect.poll(() => received.length).toBe(2);
+      const second = received[1]!;
+      const signedBy = (s: string) => {
+        const message = `${String(second.headers['webhook-id'])}.${String(second.headers['webhook-timestamp'])}.${second.body}`;
+        const bytes = Buffer.from(s.replace(/^whsec_/, ''), 'base64');
+        return `v1,${createHmac('sha256', bytes).update(message).digest('base64')}`;
+      };
+      expect(String(second.headers['webhook-signature']).split(' ')).toEqual([signedBy(rotated), signedBy(secret)]);
     } finally {
       await new Promise<void>((resolve) => receiver.close(() => resolve()));
     }

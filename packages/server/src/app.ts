@@ -63,6 +63,8 @@ export type AppOptions = {
   authLimits?: Partial<AuthLimits>;
   /** Waits between webhook tries (tests shorten them); the dispatcher's defaults otherwise. */
   webhookBackoffSeconds?: number[];
+  /** How long a webhook try waits for an answer (10 s; tests shorten it). */
+  webhookTimeoutMs?: number;
   /** Called for every route as it is registered (the permission-matrix test lists them this way). */
   onRoute?: (route: RouteOptions) => void;
   /**
@@ -86,6 +88,7 @@ export async function buildApp({
   onRoute,
   jobs = false,
   webhookBackoffSeconds,
+  webhookTimeoutMs,
 }: AppOptions) {
   const app = Fastify({
     ...(logger && typeof logger === 'object' && 'child' in logger ? { loggerInstance: logger } : { logger }),
@@ -208,8 +211,9 @@ export async function buildApp({
     allowPrivate: config.webhooksAllowPrivate,
     log: app.log,
     backoffSeconds: webhookBackoffSeconds,
-    onTurnedOff: (tx, { workspaceId, url, admins }) =>
-      notify(tx, { kind: 'webhook_disabled', recipients: admins, actorId: null, workspaceId, text: url }),
+    timeoutMs: webhookTimeoutMs,
+    tellAdmins: (tx, { kind, workspaceId, url, admins }) =>
+      notify(tx, { kind, recipients: admins, actorId: null, workspaceId, text: url }),
   });
   app.decorate('webhookDispatcher', webhookDispatcher);
   app.addHook('onReady', async () => webhookDispatcher.start());

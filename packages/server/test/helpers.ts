@@ -120,6 +120,8 @@ export type TestAppOptions = {
   logger?: AppOptions['logger'];
   /** Waits between webhook tries. */
   webhookBackoffSeconds?: number[];
+  /** How long a webhook try waits for an answer. */
+  webhookTimeoutMs?: number;
 };
 
 export type TestApp = {
@@ -145,6 +147,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
       authLimits: options.authLimits,
       onRoute: options.onRoute,
       webhookBackoffSeconds: options.webhookBackoffSeconds,
+      webhookTimeoutMs: options.webhookTimeoutMs,
     });
     return {
       app,

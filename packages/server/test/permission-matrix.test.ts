@@ -275,6 +275,14 @@ const table: Record<string, Entry> = {
     expect: [401, 404, 403, 403, 201, 201],
     call: (f) => ({ url: `/api/webhooks/${f.webhook}/ping/` }),
   },
+  'POST /api/webhooks/:id/rotate-secret/': {
+    expect: [401, 404, 403, 403, 200, 200],
+    call: (f) => ({ url: `/api/webhooks/${f.webhook}/rotate-secret/` }),
+  },
+  'POST /api/webhooks/:id/resume/': {
+    expect: [401, 404, 403, 403, 200, 200],
+    call: (f) => ({ url: `/api/webhooks/${f.webhook}/resume/` }),
+  },
 
   // Invites: the caller's own; a link's token works for anyone signed in (a member keeps their role).
   'GET /api/invites/': { expect: signedIn(200), call: at('/api/invites/') },

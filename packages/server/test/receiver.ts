@@ -53,3 +53,31 @@ export async function startReceiver(respond: (received: Received, index: number)
 }
 
 export type Receiver = Awaited<ReturnType<typeof startReceiver>>;
+
+/**
+ * A receiver on 127.0.0.1 that takes every request and never answers (a stuck endpoint): it counts
+ * the requests and the most waiting at once; `close` cuts the connections still waiting.
+ */
+export async function startSilentReceiver() {
+  let requests = 0;
+  let waiting = 0;
+  let mostWaiting = 0;
+  const server = http.createServer((request) => {
+    requests += 1;
+    waiting += 1;
+    mostWaiting = Math.max(mostWaiting, waiting);
+    request.socket.once('close', () => (waiting -= 1));
+    request.resume();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/silent`,
+    requests: () => requests,
+    mostWaiting: () => mostWaiting,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

@@ -31,6 +31,12 @@ export const Limits = {
   /** CSV import of units (docs/integrations.md): data lines and bytes of one file. */
   csvImport: { maxLines: 10_000, maxBytes: 16 * 1024 * 1024 },
   pipelineStages: { max: 500 },
+  /**
+   * Webhooks (docs/security.md, "Webhooks"): of one workspace; failed tries in a row (any delivery)
+   * after which one is paused until an admin resumes it; hours the previous signing secret still
+   * signs beside the new one after a rotation.
+   */
+  webhooks: { perWorkspace: 30, pauseAfterFailures: 20, rotationOverlapHours: 24 },
   /** Largest id a route accepts: ids are PostgreSQL `integer`. */
   maxId: 2_147_483_647,
   pageSize: { default: 50, max: 500 },

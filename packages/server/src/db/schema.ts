@@ -250,8 +250,10 @@ export const apiTokens = pgTable(
 
 /**
  * A workspace's webhook: where to POST which events, signed with `secret` (kept as is: every
- * delivery is signed with it). `failing_since` marks the start of a streak of failed deliveries;
- * a day of them turns the webhook off (`active` false, `disabled_reason`).
+ * delivery is signed with it) and, until `previous_secret_until` after a rotation, with
+ * `previous_secret` too. `failing_since` marks the start of a streak of failed deliveries; a day of
+ * them turns the webhook off (`active` false, `disabled_reason`). `failures` counts failed tries in
+ * a row; at `Limits.webhooks.pauseAfterFailures` the webhook is paused (`paused_at`) until resumed.
  */
 export const webhooks = pgTable(
   'webhooks',
@@ -268,6 +270,10 @@ export const webhooks = pgTable(
     createdAt: at('created_at').notNull().defaultNow(),
     failingSince: at('failing_since'),
     disabledReason: text('disabled_reason'),
+    previousSecret: varchar('previous_secret', { length: 128 }),
+    previousSecretUntil: at('previous_secret_until'),
+    failures: integer('failures').notNull().default(0),
+    pausedAt: at('paused_at'),
   },
   (t) => [index('webhooks_workspace_id_idx').on(t.workspaceId)],
 );
@@ -302,6 +308,10 @@ export const webhookDeliveries = pgTable(
     index('webhook_deliveries_webhook_id_idx').on(t.webhookId, t.id),
     index('webhook_deliveries_due_idx')
       .on(t.nextAttemptAt)
+      .where(sql`status = 'pending'`),
+    // The dispatcher's claim: each webhook's oldest due deliveries, and its leases in flight.
+    index('webhook_deliveries_pending_idx')
+      .on(t.webhookId, t.nextAttemptAt, t.id)
       .where(sql`status = 'pending'`),
     check('webhook_deliveries_status_check', sql`${t.status} in ('pending', 'succeeded', 'failed')`),
   ],
@@ -952,7 +962,7 @@ export const notifications = pgTable(
       .where(sql`read_at is null and emailed_at is null`),
     check(
       'notifications_kind_check',
-      sql`${t.kind} in ('assigned', 'reviewer_added', 'review_requested', 'accepted', 'rejected', 'comment', 'mention', 'invited', 'webhook_disabled')`,
+      sql`${t.kind} in ('assigned', 'reviewer_added', 'review_requested', 'accepted', 'rejected', 'comment', 'mention', 'invited', 'webhook_disabled', 'webhook_paused')`,
     ),
   ],
 );

@@ -28,6 +28,8 @@ export const NotificationKinds = [
   'invited',
   /** A webhook of a workspace you administer was turned off after a day of failed deliveries. */
   'webhook_disabled',
+  /** A webhook of a workspace you administer was paused after failed tries in a row. */
+  'webhook_paused',
 ] as const;
 export const ZNotificationKind = z.enum(NotificationKinds);
 export type TNotificationKind = z.infer<typeof ZNotificationKind>;

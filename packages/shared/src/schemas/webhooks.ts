@@ -23,6 +23,12 @@ export type TWebhookEvent = z.infer<typeof ZWebhookEvent>;
 /** Tries of one delivery before it is given up (about a day of backoff). */
 export const WebhookMaxAttempts = 8;
 
+/**
+ * What a batch of units (POST units/batch/, a CSV import) sends instead of a `unit.created` and a
+ * `task.created` per unit and task: ONE delivery to each webhook subscribed to either of those.
+ */
+export const WebhookBatchEvent = 'unit.batch_created';
+
 const ZWebhookUrl = z
   .string()
   .trim()
@@ -50,12 +56,18 @@ export const ZWebhook = z.object({
   failing_since: z.string().nullable(),
   /** Why it was turned off by the server (a day of failures), or null. */
   disabled_reason: z.string().nullable(),
+  /** Since when it is paused after failed tries in a row (nothing is sent until resumed), or null. */
+  paused_at: z.string().nullable(),
+  /** Until when the previous signing secret still signs too (a rotation's overlap), or null. */
+  previous_secret_until: z.string().nullable(),
 });
 export type TWebhook = z.infer<typeof ZWebhook>;
 
 /** The answer of POST workspaces/{id}/webhooks/: with the signing secret, shown this once. */
 export const ZWebhookCreated = ZWebhook.extend({
-  secret: z.string().describe('Signs every delivery (X-Stageline-Signature: sha256=HMAC of the body). Shown once.'),
+  secret: z
+    .string()
+    .describe('Signs every delivery (Standard Webhooks: `whsec_` + base64 of the HMAC-SHA256 key). Shown once.'),
 });
 export type TWebhookCreated = z.infer<typeof ZWebhookCreated>;
 

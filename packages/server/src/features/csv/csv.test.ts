@@ -212,7 +212,7 @@ describe('CSV import', () => {
     expect(cell(second, 0)).toMatchObject({ assignees: [], due_date: '2027-01-15T15:00:00.000Z' });
     expect(cell(second, 1)).toMatchObject({ assignees: [team.owner.id], due_date: '2026-12-31T00:00:00.000Z' });
 
-    // As a batch create: one task per stage, and the webhooks of each unit and task.
+    // As a batch create: one task per stage, and ONE batch webhook for the units and their tasks.
     const tasks = await t.database.db
       .select({ id: schema.tasks.id })
       .from(schema.tasks)
@@ -224,10 +224,13 @@ describe('CSV import', () => {
       );
     expect(tasks).toHaveLength(6);
     const deliveries = await t.database.db
-      .select({ event: schema.webhookDeliveries.event })
-      .from(schema.webhookDeliveries);
-    expect(deliveries.filter((d) => d.event === 'unit.created')).toHaveLength(3);
-    expect(deliveries.filter((d) => d.event === 'task.created')).toHaveLength(6);
+      .select({ event: schema.webhookDeliveries.event, data: schema.webhookDeliveries.data })
+      .from(schema.webhookDeliveries)
+      .innerJoin(schema.webhooks, eq(schema.webhooks.id, schema.webhookDeliveries.webhookId))
+      .where(eq(schema.webhooks.workspaceId, team.workspace.id));
+    expect(deliveries).toHaveLength(1);
+    expect(deliveries[0]).toMatchObject({ event: 'unit.batch_created', data: { count: 3, pipeline: flow.pipeline.id } });
+    expect((deliveries[0]!.data as { units: number[] }).units.sort()).toEqual(units.map((u) => u.id).sort());
   });
 
   test('a dry run checks everything and writes nothing', async () => {

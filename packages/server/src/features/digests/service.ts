@@ -252,6 +252,8 @@ export function digestSentence(t: TFunction, item: DigestItem): string {
       return t('{{actor}} invited you to the workspace {{workspace}}', { actor, workspace });
     case 'webhook_disabled':
       return t('A webhook of {{workspace}} was turned off after a day of failed deliveries', { workspace });
+    case 'webhook_paused':
+      return t('A webhook of {{workspace}} was paused after failed deliveries in a row', { workspace });
   }
 }
 

@@ -11,6 +11,7 @@ export {
 export { eventsRoutes } from './routes';
 export {
   emitTasksCreated,
+  emitUnitsBatchCreated,
   emitWebhookEvents,
   publishWithWebhooks,
   WebhooksChannel,

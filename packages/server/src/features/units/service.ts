@@ -14,7 +14,7 @@ import type { z } from 'zod';
 import { escapeLike, rowsOf, schema, type Db } from '../../db';
 import { isRowId, readCursor, writeCursor } from '../../http/cursor';
 import { AppError, FieldError } from '../../http/errors';
-import { emitTasksCreated, emitWebhookEvents, publish } from '../events';
+import { emitTasksCreated, emitUnitsBatchCreated, emitWebhookEvents, publish } from '../events';
 import { authorizeProject } from '../projects';
 import { insertUnitsWithTasks, loadCells, loadGraph, lockGraphForShare, stageDue } from '../tasks';
 import { actorIn, inWorkspacesOf } from '../workspaces';
@@ -45,7 +45,8 @@ async function loadUnit(db: Db, row: UnitRow, workspaceId: number): Promise<TUni
 /**
  * One `units` live event to the workspace per call that adds or removes units (not one per unit),
  * and the webhook events of each unit (`unit.created` with its tasks' `task.created`, or
- * `unit.deleted`), all in the change's transaction.
+ * `unit.deleted`), all in the change's transaction. A batch (`batch`: POST units/batch/, a CSV
+ * import) sends one `unit.batch_created` instead of the `unit.created` and `task.created` of each.
  */
 async function unitsChanged(
   tx: Db,
@@ -55,15 +56,22 @@ async function unitsChanged(
     pipelineId,
     created = [],
     deleted = [],
+    batch = false,
   }: {
     workspaceId: number;
     projectId: number;
     pipelineId: number;
     created?: { id: number; name: string }[];
     deleted?: { id: number; name: string }[];
+    batch?: boolean;
   },
 ) {
   await publish(tx, { workspace: workspaceId }, { type: 'units', data: { pipeline: pipelineId, project: projectId } });
+  if (batch) {
+    const units = created.map((row) => row.id);
+    await emitUnitsBatchCreated(tx, workspaceId, { project: projectId, pipeline: pipelineId, units });
+    return;
+  }
   const unit = (row: { id: number; name: string }) => ({
     unit: { id: row.id, name: row.name, project: projectId, pipeline: pipelineId },
   });
@@ -128,6 +136,7 @@ export async function createUnitsBatch(db: Db, { userId, input }: { userId: numb
       projectId: project.id,
       pipelineId: input.pipeline,
       created: rows,
+      batch: true,
     });
     return rows;
   });
@@ -144,7 +153,7 @@ export type ImportedUnit = {
 
 /**
  * Units of a CSV import (Members and above), all in ONE transaction: created exactly as a batch is
- * (`insertUnitsWithTasks`, the `units` live event, `unit.created` and `task.created` webhooks), then
+ * (`insertUnitsWithTasks`, the `units` live event, one `unit.batch_created` webhook), then
  * the tasks of stages with people or a due date switch to their own values, seeded from the stage's
  * effective ones for what the file leaves out, the way PATCH tasks/ does.
  */
@@ -179,7 +188,7 @@ export async function createImportedUnits(
       })),
     );
     if (own.length > 0) await switchToOwnValues(tx, { workspaceId, own, now });
-    await unitsChanged(tx, { workspaceId, projectId, pipelineId, created });
+    await unitsChanged(tx, { workspaceId, projectId, pipelineId, created, batch: true });
     return created;
   });
 }

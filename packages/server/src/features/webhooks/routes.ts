@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  Limits,
   ZId,
   ZIdParams,
   ZWebhook,
@@ -20,6 +21,8 @@ import {
   listWebhooks,
   ping,
   redeliver,
+  resumeWebhook,
+  rotateSecret,
   updateWebhook,
 } from './service';
 
@@ -42,10 +45,14 @@ const deliveryExample = {
 
 const about =
   'After a change commits, every active webhook subscribed to its event gets `POST <url>` with a JSON body ' +
-  '`{event, delivery, created_at, workspace, data}` and the headers `X-Stageline-Event`, `X-Stageline-Delivery` ' +
-  'and `X-Stageline-Signature: sha256=<hex HMAC-SHA256 of the raw body with the secret>`. A try that fails or ' +
-  'answers non-2xx is retried with backoff, 8 tries over about a day; a webhook failing for a day is turned off. ' +
-  'Private, loopback and link-local addresses are refused unless the server sets WEBHOOKS_ALLOW_PRIVATE. ' +
+  '`{event, delivery, created_at, workspace, data}`, signed as Standard Webhooks (standardwebhooks.com) sign: ' +
+  '`webhook-id` (the delivery), `webhook-timestamp` (Unix seconds of the try) and `webhook-signature: v1,<base64 ' +
+  'HMAC-SHA256 of "<id>.<timestamp>.<body>" keyed with the base64-decoded part of the whsec_ secret>`, plus ' +
+  '`X-Stageline-Event`. A try that fails or answers non-2xx is retried with backoff, 8 tries over about a day; ' +
+  `${Limits.webhooks.pauseAfterFailures} failed tries in a row pause the webhook until an admin resumes it; ` +
+  'a webhook failing for a day is turned off. A batch of units sends one `unit.batch_created`. Only public ' +
+  "unicast addresses are called, never the server's own, unless the server sets WEBHOOKS_ALLOW_PRIVATE. " +
+  `A workspace has at most ${Limits.webhooks.perWorkspace} webhooks. ` +
   `Example body: \`${JSON.stringify(deliveryExample)}\``;
 
 /** Webhooks of a workspace and their delivery log (docs/integrations.md). */
@@ -63,7 +70,7 @@ export const webhooksRoutes: FastifyPluginAsyncZod<{ database: Database; allowPr
       ...signedIn,
       schema: {
         tags,
-        summary: 'Add a webhook; its signing secret is in this answer only',
+        summary: `Add a webhook (at most ${Limits.webhooks.perWorkspace} a workspace); its signing secret is in this answer only`,
         description: `${who}\n\n${about}`,
         security: bearer,
         params: ZIdParams,
@@ -215,5 +222,40 @@ export const webhooksRoutes: FastifyPluginAsyncZod<{ database: Database; allowPr
     },
     async (request, reply) =>
       reply.status(201).send(await ping(db, { userId: callerOf(request).id, webhookId: request.params.id })),
+  );
+
+  app.post(
+    '/webhooks/:id/rotate-secret/',
+    {
+      ...signedIn,
+      schema: {
+        tags,
+        summary: 'A new signing secret, in this answer only; the previous one still signs for a while',
+        description:
+          `${who} For ${Limits.webhooks.rotationOverlapHours} hours (\`previous_secret_until\`) each delivery's ` +
+          '`webhook-signature` carries two signatures, by the new secret and by the previous one, so the ' +
+          'receiver can switch to the new secret without rejecting a delivery.',
+        security: bearer,
+        params: ZIdParams,
+        response: { 200: ZWebhookCreated },
+      },
+    },
+    async (request) => rotateSecret(db, { userId: callerOf(request).id, webhookId: request.params.id }),
+  );
+
+  app.post(
+    '/webhooks/:id/resume/',
+    {
+      ...signedIn,
+      schema: {
+        tags,
+        summary: 'Resume a webhook paused after failed tries in a row: its held deliveries go out now',
+        description: who,
+        security: bearer,
+        params: ZIdParams,
+        response: { 200: ZWebhook },
+      },
+    },
+    async (request) => resumeWebhook(db, { userId: callerOf(request).id, webhookId: request.params.id }),
   );
 };

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { and, desc, eq, lt, sql } from 'drizzle-orm';
 import {
+  Limits,
   WebhookDeliveryStatuses,
   WebhookEvents,
   type TWebhook,
@@ -36,8 +37,16 @@ function presentWebhook(row: WebhookRow): TWebhook {
     created_at: row.createdAt.toISOString(),
     failing_since: row.failingSince?.toISOString() ?? null,
     disabled_reason: row.disabledReason,
+    paused_at: row.pausedAt?.toISOString() ?? null,
+    previous_secret_until:
+      row.previousSecret && row.previousSecretUntil && row.previousSecretUntil.getTime() > Date.now()
+        ? row.previousSecretUntil.toISOString()
+        : null,
   };
 }
+
+/** A new signing secret: `whsec_` + base64 of 32 random bytes, as Standard Webhooks has it. */
+const newSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
 
 function presentDelivery(row: DeliveryRow, workspaceId: number): TWebhookDelivery {
   const status = WebhookDeliveryStatuses.find((s) => s === row.status) ?? 'pending';
@@ -74,26 +83,82 @@ async function webhookFor(db: Db, { userId, webhookId }: { userId: number; webho
 
 type Ctx = { db: Db; allowPrivate: boolean };
 
-/** POST workspaces/{id}/webhooks/ (Admin+): the secret is in this answer only. */
+/**
+ * POST workspaces/{id}/webhooks/ (Admin+): the secret is in this answer only. A workspace has at
+ * most `Limits.webhooks.perWorkspace` (counted under a lock of the workspace's row, so two at once
+ * cannot pass it together).
+ */
 export async function createWebhook(
   { db, allowPrivate }: Ctx,
   { userId, workspaceId, input }: { userId: number; workspaceId: number; input: TWebhookCreate },
 ): Promise<TWebhookCreated> {
   await authorizeIn(db, { userId, workspaceId, resource: 'webhook', action: 'manage' });
   await checkUrl(input.url, allowPrivate);
-  const secret = `whsec_${randomBytes(24).toString('base64url')}`;
+  const secret = newSecret();
+  const row = await db.transaction(async (tx) => {
+    await tx.execute(sql`select 1 from workspaces where id = ${workspaceId} for update`);
+    const [{ count } = { count: 0 }] = await tx
+      .select({ count: sql<number>`count(*)::int` })
+      .from(webhooks)
+      .where(eq(webhooks.workspaceId, workspaceId));
+    const max = Limits.webhooks.perWorkspace;
+    if (count >= max) throw new AppError('bad_request', 'A workspace may have at most {{max}} webhooks.', { max });
+    const [inserted] = await tx
+      .insert(webhooks)
+      .values({
+        workspaceId,
+        url: input.url,
+        events: [...new Set(input.events)],
+        active: input.active ?? true,
+        secret,
+        createdBy: userId,
+      })
+      .returning();
+    return inserted!;
+  });
+  return { ...presentWebhook(row), secret };
+}
+
+/**
+ * POST webhooks/{id}/rotate-secret/: a new signing secret, in this answer only. For
+ * `Limits.webhooks.rotationOverlapHours` deliveries carry the signatures of both the new and the
+ * previous secret, so the receiver can switch without losing one (docs/integrations.md).
+ */
+export async function rotateSecret(db: Db, options: { userId: number; webhookId: number }): Promise<TWebhookCreated> {
+  const current = await webhookFor(db, options);
+  const secret = newSecret();
   const [row] = await db
-    .insert(webhooks)
-    .values({
-      workspaceId,
-      url: input.url,
-      events: [...new Set(input.events)],
-      active: input.active ?? true,
+    .update(webhooks)
+    .set({
       secret,
-      createdBy: userId,
+      previousSecret: current.secret,
+      previousSecretUntil: sql`now() + make_interval(hours => ${Limits.webhooks.rotationOverlapHours})`,
     })
+    .where(eq(webhooks.id, options.webhookId))
     .returning();
   return { ...presentWebhook(row!), secret };
+}
+
+/**
+ * POST webhooks/{id}/resume/: a webhook paused after failed tries sends again, its held deliveries
+ * first (due now), with a fresh count of failures.
+ */
+export async function resumeWebhook(db: Db, options: { userId: number; webhookId: number }): Promise<TWebhook> {
+  await webhookFor(db, options);
+  const row = await db.transaction(async (tx) => {
+    const [resumed] = await tx
+      .update(webhooks)
+      .set({ pausedAt: null, failures: 0 })
+      .where(eq(webhooks.id, options.webhookId))
+      .returning();
+    await tx
+      .update(webhookDeliveries)
+      .set({ nextAttemptAt: sql`least(${webhookDeliveries.nextAttemptAt}, now())` })
+      .where(and(eq(webhookDeliveries.webhookId, options.webhookId), eq(webhookDeliveries.status, 'pending')));
+    await tx.execute(sql`select pg_notify(${WebhooksChannel}, '')`);
+    return resumed!;
+  });
+  return presentWebhook(row);
 }
 
 /** GET workspaces/{id}/webhooks/ (Admin+). */
@@ -121,7 +186,7 @@ export async function updateWebhook(
       ...(patch.url !== undefined ? { url: patch.url } : {}),
       ...(patch.events !== undefined ? { events: [...new Set(patch.events)] } : {}),
       ...(patch.active !== undefined ? { active: patch.active } : {}),
-      ...(reactivated ? { failingSince: null, disabledReason: null } : {}),
+      ...(reactivated ? { failingSince: null, disabledReason: null, failures: 0, pausedAt: null } : {}),
     })
     .where(eq(webhooks.id, webhookId))
     .returning();

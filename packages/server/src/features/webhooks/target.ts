@@ -1,53 +1,66 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
+import { networkInterfaces } from 'node:os';
+import ipaddr from 'ipaddr.js';
 
 /**
- * Where a webhook may send (docs/integrations.md, "SSRF"): public addresses only, unless
- * `WEBHOOKS_ALLOW_PRIVATE` is set. A URL is checked when it is saved and, since a name may resolve
- * elsewhere later, again at every connection (the lookup of the request itself refuses a private
- * answer). Redirects are not followed.
+ * Where a webhook may send (docs/security.md, "Webhooks"): public unicast addresses only, never
+ * this server's own, unless `WEBHOOKS_ALLOW_PRIVATE` is set. A URL is checked when it is saved and,
+ * since a name may resolve elsewhere later, again at every connection (the lookup of the request
+ * itself refuses such an answer). Redirects are not followed.
  */
 
-const privateRanges = new BlockList();
-for (const [network, prefix] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16], // link-local, cloud metadata (169.254.169.254)
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['224.0.0.0', 4],
-  ['240.0.0.0', 4],
-] as const) {
-  privateRanges.addSubnet(network, prefix, 'ipv4');
-}
-for (const [network, prefix] of [
-  ['::', 128],
-  ['::1', 128],
-  ['fc00::', 7], // unique local (AWS metadata fd00:ec2::254 too)
-  ['fe80::', 10],
-  ['ff00::', 8],
-  ['64:ff9b::', 96],
-] as const) {
-  privateRanges.addSubnet(network, prefix, 'ipv6');
+/** IANA's global unicast block: IPv6 outside it (IPv4-compatible `::a.b.c.d`, …) is never public. */
+const globalUnicast = ipaddr.parseCIDR('2000::/3');
+
+/**
+ * An address as ipaddr.js reads it, an IPv4-mapped IPv6 address (`::ffff:a.b.c.d`, which dials the
+ * IPv4 address) as that IPv4 address; any other IPv6 address stays IPv6 (ipaddr.js's `process`
+ * would also turn the IPv4-compatible `::a.b.c.d` into IPv4). Null when not an address.
+ */
+function parseAddress(address: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
+  const bare = address.replace(/%.*$/, '');
+  if (!ipaddr.isValid(bare)) return null;
+  const parsed = ipaddr.parse(bare);
+  if (parsed.kind() === 'ipv6') {
+    const v6 = parsed as ipaddr.IPv6;
+    const words = v6.parts;
+    const mapped = words.slice(0, 5).every((word) => word === 0) && words[5] === 0xffff;
+    return mapped ? v6.toIPv4Address() : v6;
+  }
+  return parsed;
 }
 
-/** Whether an address is loopback, private, link-local, metadata or otherwise not on the internet. */
-export function isPrivateAddress(address: string): boolean {
-  const family = isIP(address);
-  if (family === 4) return privateRanges.check(address, 'ipv4');
-  if (family === 6) {
-    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
-    if (mapped) return privateRanges.check(mapped, 'ipv4');
-    return privateRanges.check(address, 'ipv6');
+/** This machine's own addresses (read each time: interfaces come and go). */
+function ownAddresses(): Set<string> {
+  const own = new Set<string>();
+  for (const entries of Object.values(networkInterfaces())) {
+    for (const entry of entries ?? []) {
+      const parsed = parseAddress(entry.address);
+      if (parsed) own.add(parsed.toNormalizedString());
+    }
   }
-  return true;
+  return own;
 }
+
+/**
+ * Whether a webhook may call this address: ipaddr.js names its range, and only `unicast` (the
+ * public internet) passes: loopback, private, link-local (cloud metadata), carrier-grade NAT,
+ * documentation, benchmarking, multicast, reserved, NAT64 (64:ff9b::/96), 6to4 and Teredo do not;
+ * IPv6 must also be in the global unicast block 2000::/3. An IPv4-mapped IPv6 address is judged
+ * as its IPv4 address. The server's own addresses never pass.
+ */
+export function isPublicAddress(address: string): boolean {
+  const parsed = parseAddress(address);
+  if (!parsed || parsed.range() !== 'unicast') return false;
+  if (parsed.kind() === 'ipv6' && !parsed.match(globalUnicast)) return false;
+  return !ownAddresses().has(parsed.toNormalizedString());
+}
+
+/** The opposite of `isPublicAddress`: loopback, private, reserved, this server, … */
+export const isPrivateAddress = (address: string) => !isPublicAddress(address);
 
 export const privateTargetMessage = 'This address is private or local: webhooks may only call public addresses.';
 
@@ -128,20 +141,30 @@ export function postJson(
         const status = response.statusCode ?? 0;
         const chunks: Buffer[] = [];
         let kept = 0;
-        response.on('data', (chunk: Buffer) => {
-          if (kept < excerptBytes) {
-            chunks.push(chunk);
-            kept += chunk.length;
-          }
-        });
-        response.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8').slice(0, excerptBytes);
+        let done = false;
+        /** The outcome from the status and the excerpt: once 2 KB are in, the rest is not read. */
+        const finish = () => {
+          if (done) return;
+          done = true;
+          const text = Buffer.concat(chunks).subarray(0, excerptBytes).toString('utf8');
           if (status >= 200 && status < 300) resolve({ ok: true, status, body: text, durationMs: elapsed() });
           else resolve({ ok: false, status, body: text, error: `HTTP ${status}`, durationMs: elapsed() });
+        };
+        response.on('data', (chunk: Buffer) => {
+          chunks.push(chunk);
+          kept += chunk.length;
+          if (kept >= excerptBytes) {
+            finish();
+            // Closes the connection: a 300 MB answer is not downloaded to keep its first 2 KB.
+            response.destroy();
+          }
         });
-        response.on('error', (error) =>
-          resolve({ ok: false, status, body: null, error: error.message, durationMs: elapsed() }),
-        );
+        response.on('end', finish);
+        response.on('error', (error) => {
+          if (done) return;
+          done = true;
+          resolve({ ok: false, status, body: null, error: error.message, durationMs: elapsed() });
+        });
       },
     );
     const timer = setTimeout(() => request.destroy(new Error(`No answer within ${timeoutMs / 1000} s`)), timeoutMs);

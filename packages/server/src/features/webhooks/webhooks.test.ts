@@ -1,11 +1,14 @@
-import { createHmac } from 'node:crypto';
-import { eq, sql } from 'drizzle-orm';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { networkInterfaces } from 'node:os';
+import { and, eq, sql } from 'drizzle-orm';
+import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
-import type { TWebhook, TWebhookCreated, TWebhookDelivery } from '@stageline/shared';
+import { Limits, type TWebhook, type TWebhookCreated, type TWebhookDelivery } from '@stageline/shared';
 import { schema } from '../../db';
 import { relaxedLimits } from '../../../test/accounts';
 import { buildTestApp, type TestApp } from '../../../test/helpers';
-import { startReceiver, type Receiver } from '../../../test/receiver';
+import { startReceiver, startSilentReceiver, type Received } from '../../../test/receiver';
 import { killServers, sharedPostgresDatabase, startServer } from '../../../test/server-process';
 import { act, buildFlow, buildUnit, ok, taskAt } from '../../../test/units';
 import { as, buildTeam, type Team } from '../../../test/workspaces';
@@ -18,15 +21,20 @@ let team: Team;
 
 beforeAll(async () => {
   // Tries one after another within a test's patience (production waits a minute, then longer).
-  t = await buildTestApp({ authLimits: relaxedLimits, webhookBackoffSeconds: [0.2, 0.2, 0.2, 0.2, 0.2, 0.2, 0.2] });
+  // A try waits 3 s for an answer (production: 10 s), so a silent receiver's tries end within a test.
+  t = await buildTestApp({
+    authLimits: relaxedLimits,
+    webhookBackoffSeconds: [0.2, 0.2, 0.2, 0.2, 0.2, 0.2, 0.2],
+    webhookTimeoutMs: 3000,
+  });
   team = await buildTeam(t);
 });
 afterAll(async () => {
   await t?.close();
 });
 
-async function addWebhook(receiver: Receiver, events: string[], workspace = team.workspace.id) {
-  const response = await as(t, team.admin)('POST', `/api/workspaces/${workspace}/webhooks/`, {
+async function addWebhook(receiver: { url: string }, events: string[], workspace = team.workspace.id, by = team) {
+  const response = await as(t, by.admin)('POST', `/api/workspaces/${workspace}/webhooks/`, {
     url: receiver.url,
     events,
   });
@@ -34,8 +42,12 @@ async function addWebhook(receiver: Receiver, events: string[], workspace = team
   return response.json<TWebhookCreated>();
 }
 
-const deliveriesOf = async (hook: { id: number }) =>
-  (await as(t, team.admin)('GET', `/api/webhooks/${hook.id}/deliveries/`)).json<TWebhookDelivery[]>();
+/** A delivery's headers as the standardwebhooks package reads them. */
+const headersOf = (received: Received) =>
+  Object.fromEntries(Object.entries(received.headers).map(([name, value]) => [name, String(value)]));
+
+const deliveriesOf = async (hook: { id: number }, by = team) =>
+  (await as(t, by.admin)('GET', `/api/webhooks/${hook.id}/deliveries/`)).json<TWebhookDelivery[]>();
 
 describe('managing webhooks', () => {
   test('admins and the owner manage them; members get 403, outsiders 404; the secret is shown once', async () => {
@@ -121,9 +133,9 @@ describe('deliveries', () => {
         data: { unit: { id: unit.id, name: 'Shot 010, "final"', pipeline: flow.pipeline.id } },
       });
       expect(unitEvent.headers['x-stageline-event']).toBe('unit.created');
-      expect(unitEvent.headers['x-stageline-delivery']).toBe(unitEvent.json.delivery);
-      const expected = `sha256=${createHmac('sha256', hook.secret).update(unitEvent.body).digest('hex')}`;
-      expect(unitEvent.headers['x-stageline-signature']).toBe(expected);
+      expect(unitEvent.headers['webhook-id']).toBe(unitEvent.json.delivery);
+      // Standard Webhooks, checked by its reference implementation (the npm package standardwebhooks).
+      expect(new Webhook(hook.secret).verify(unitEvent.body, headersOf(unitEvent))).toEqual(unitEvent.json);
       const tasks = arrived
         .filter((r) => r.json.event === 'task.created')
         .map((r) => (r.json.data as { task: { id: number } }).task.id);
@@ -157,7 +169,9 @@ describe('deliveries', () => {
       ok(await act(t, team.owner, task, 'submit'));
       ok(await act(t, team.member, task, 'accept'));
       ok(await as(t, team.owner)('PATCH', `/api/tasks/${task}/`, { assignees: [team.owner.id] }));
-      const events = await receiver.waitFor(5);
+      // Up to two deliveries of a webhook are under way at once, so they may arrive out of order:
+      // the delivery id gives the order of the changes.
+      const events = (await receiver.waitFor(5)).sort((a, b) => Number(a.json.delivery) - Number(b.json.delivery));
       expect(events.map((r) => r.json.event)).toEqual([
         'task.status_changed',
         'task.status_changed',
@@ -251,6 +265,301 @@ describe('deliveries', () => {
       // Turning it on again starts afresh.
       const on = await as(t, team.admin)('PATCH', `/api/webhooks/${hook.id}/`, { active: true });
       expect(on.json<TWebhook>()).toMatchObject({ active: true, failing_since: null, disabled_reason: null });
+    } finally {
+      await receiver.close();
+    }
+  });
+});
+
+describe('Standard Webhooks signatures', () => {
+  test('webhook-id, webhook-timestamp and webhook-signature verify with the standardwebhooks package; a changed timestamp does not', async () => {
+    const receiver = await startReceiver();
+    try {
+      const hook = await addWebhook(receiver, ['unit.created']);
+      expect(hook.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+      expect((await as(t, team.admin)('POST', `/api/webhooks/${hook.id}/ping/`)).statusCode).toBe(201);
+      const [ping] = await receiver.waitFor(1, (r) => r.json.event === 'ping');
+      const headers = headersOf(ping!);
+      expect(headers['webhook-id']).toBe(ping!.json.delivery);
+      expect(Math.abs(Number(headers['webhook-timestamp']) - Date.now() / 1000)).toBeLessThan(60);
+      expect(headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]{43}=$/);
+      expect(new Webhook(hook.secret).verify(ping!.body, headers)).toMatchObject({ event: 'ping' });
+      // The signature covers the id and the time: a captured delivery replayed later, or under another
+      // id, does not verify.
+      const later = { ...headers, 'webhook-timestamp': String(Number(headers['webhook-timestamp']) + 1) };
+      expect(() => new Webhook(hook.secret).verify(ping!.body, later)).toThrow('No matching signature found');
+      const otherId = { ...headers, 'webhook-id': '1' };
+      expect(() => new Webhook(hook.secret).verify(ping!.body, otherId)).toThrow('No matching signature found');
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  test('a rotated secret: both secrets sign during the overlap, then only the new one', async () => {
+    const receiver = await startReceiver();
+    try {
+      const hook = await addWebhook(receiver, ['unit.created']);
+      const rotated = await as(t, team.admin)('POST', `/api/webhooks/${hook.id}/rotate-secret/`);
+      expect(rotated.statusCode).toBe(200);
+      const { secret, previous_secret_until } = rotated.json<TWebhookCreated>();
+      expect(secret).toMatch(/^whsec_/);
+      expect(secret).not.toBe(hook.secret);
+      const overlapMs = Date.parse(previous_secret_until!) - Date.now();
+      expect(Math.abs(overlapMs - Limits.webhooks.rotationOverlapHours * 3_600_000)).toBeLessThan(60_000);
+      expect((await as(t, team.member)('POST', `/api/webhooks/${hook.id}/rotate-secret/`)).statusCode).toBe(403);
+      expect((await as(t, team.outsider)('POST', `/api/webhooks/${hook.id}/rotate-secret/`)).statusCode).toBe(404);
+
+      await as(t, team.admin)('POST', `/api/webhooks/${hook.id}/ping/`);
+      const [during] = await receiver.waitFor(1);
+      expect(headersOf(during!)['webhook-signature']!.split(' ')).toHaveLength(2);
+      expect(new Webhook(secret).verify(during!.body, headersOf(during!))).toMatchObject({ event: 'ping' });
+      expect(new Webhook(hook.secret).verify(during!.body, headersOf(during!))).toMatchObject({ event: 'ping' });
+
+      // The overlap over: the previous secret no longer signs.
+      await t.database.db
+        .update(schema.webhooks)
+        .set({ previousSecretUntil: sql`now() - interval '1 second'` })
+        .where(eq(schema.webhooks.id, hook.id));
+      expect((await as(t, team.admin)('GET', `/api/webhooks/${hook.id}/`)).json<TWebhook>().previous_secret_until).toBe(
+        null,
+      );
+      await as(t, team.admin)('POST', `/api/webhooks/${hook.id}/ping/`);
+      const after = (await receiver.waitFor(2))[1]!;
+      expect(headersOf(after)['webhook-signature']!.split(' ')).toHaveLength(1);
+      expect(new Webhook(secret).verify(after.body, headersOf(after))).toMatchObject({ event: 'ping' });
+      expect(() => new Webhook(hook.secret).verify(after.body, headersOf(after))).toThrow();
+    } finally {
+      await receiver.close();
+    }
+  });
+});
+
+describe('SSRF', () => {
+  test("only public unicast addresses, never the server's own: the address table", async () => {
+    const strict = await buildTestApp({ database: t.database, config: { webhooksAllowPrivate: false } });
+    const own = Object.values(networkInterfaces())
+      .flat()
+      .filter((entry) => entry && !entry.internal && entry.family === 'IPv4')
+      .map((entry) => `http://${entry!.address}/hook`);
+    const owner = await buildTeam(t);
+    try {
+      const post = (url: string) =>
+        strict.app.inject({
+          method: 'POST',
+          url: `/api/workspaces/${owner.workspace.id}/webhooks/`,
+          headers: owner.admin.headers,
+          payload: { url, events: ['unit.created'] },
+        });
+      for (const url of [
+        'http://192.0.2.1/hook', // TEST-NET-1 (documentation)
+        'http://198.51.100.7/hook', // TEST-NET-2
+        'http://203.0.113.5/hook', // TEST-NET-3
+        'http://198.18.0.1/hook', // benchmarking
+        'http://100.64.0.1/hook', // carrier-grade NAT
+        'http://192.88.99.1/hook', // 6to4 relay anycast
+        'http://255.255.255.255/hook',
+        'http://[::127.0.0.1]/hook', // IPv4-compatible loopback
+        'http://[::]/hook',
+        'http://[64:ff9b::7f00:1]/hook', // NAT64 of 127.0.0.1
+        'http://[64:ff9b:1::a00:1]/hook', // local-use NAT64
+        'http://[2002:7f00:1::1]/hook', // 6to4 of 127.0.0.1
+        'http://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/hook', // Teredo
+        'http://[2001:db8::1]/hook', // documentation
+        'http://[fec0::1]/hook', // site-local
+        'http://[::ffff:10.0.0.1]/hook',
+        'http://[::ffff:192.0.2.1]/hook',
+        ...own, // this machine's own addresses
+      ]) {
+        const response = await post(url);
+        expect(response.statusCode, url).toBe(400);
+        expect(response.json(), url).toEqual({
+          url: ['This address is private or local: webhooks may only call public addresses.'],
+        });
+      }
+      for (const url of ['http://8.8.8.8/hook', 'https://[2606:4700:4700::1111]/hook', 'http://[::ffff:1.1.1.1]/x']) {
+        expect((await post(url)).statusCode, url).toBe(201);
+      }
+    } finally {
+      await strict.close();
+    }
+  });
+
+  test('an answer is read up to the 2 KB kept, not whole', async () => {
+    // 100 MB offered, written as fast as the dispatcher reads (backpressure): what it reads is sent.
+    const offered = 100 * 1024 * 1024;
+    let written = 0;
+    let closed = false;
+    const server = http.createServer((request, response) => {
+      request.resume();
+      response.writeHead(200, { 'content-type': 'text/plain', 'content-length': offered });
+      response.on('close', () => (closed = true));
+      const chunk = Buffer.alloc(64 * 1024, 'a');
+      const pump = () => {
+        while (written < offered && !response.destroyed) {
+          written += chunk.length;
+          if (!response.write(chunk)) return void response.once('drain', pump);
+        }
+        response.end();
+      };
+      pump();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/big`;
+    try {
+      const hook = await addWebhook({ url }, ['unit.created']);
+      expect((await as(t, team.admin)('POST', `/api/webhooks/${hook.id}/ping/`)).statusCode).toBe(201);
+      const delivery = await vi.waitFor(
+        async () => {
+          const [row] = await deliveriesOf(hook);
+          expect(row?.status).toBe('succeeded');
+          return row!;
+        },
+        { timeout: 20_000, interval: 100 },
+      );
+      expect(delivery.response_excerpt).toHaveLength(2048);
+      await vi.waitFor(() => expect(closed).toBe(true));
+      // Socket buffers hold a few MB at most; the whole answer was read before.
+      expect(written).toBeLessThan(16 * 1024 * 1024);
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+});
+
+describe('one workspace cannot hold up the others', () => {
+  test(`a workspace has at most ${Limits.webhooks.perWorkspace} webhooks`, async () => {
+    const own = await buildTeam(t);
+    const receiver = { url: 'http://127.0.0.1:9/hook' };
+    for (let i = 0; i < Limits.webhooks.perWorkspace; i++)
+      await addWebhook(receiver, ['unit.deleted'], own.workspace.id, own);
+    const over = await as(t, own.admin)('POST', `/api/workspaces/${own.workspace.id}/webhooks/`, {
+      url: receiver.url,
+      events: ['unit.deleted'],
+    });
+    expect(over.statusCode).toBe(400);
+    expect(over.json()).toMatchObject({
+      detail: `A workspace may have at most ${Limits.webhooks.perWorkspace} webhooks.`,
+    });
+    // Another workspace is not counted with it.
+    const other = await buildTeam(t);
+    await addWebhook(receiver, ['unit.deleted'], other.workspace.id, other);
+  });
+
+  test("30 webhooks of workspace A to a silent receiver delay workspace B's delivery by less than 1 s", async () => {
+    const silent = await startSilentReceiver();
+    const answering = await startReceiver();
+    const a = await buildTeam(t);
+    const b = await buildTeam(t);
+    try {
+      for (let i = 0; i < 30; i++) await addWebhook(silent, ['unit.created', 'task.created'], a.workspace.id, a);
+      await addWebhook(answering, ['unit.created'], b.workspace.id, b);
+      // A: 3 units with 2 tasks each, 270 deliveries to a receiver that never answers.
+      const flowA = await buildFlow(t, { workspace: a.workspace, stages: [{}, {}] });
+      for (let i = 0; i < 3; i++) await buildUnit(t, a.owner, flowA);
+      // A's tries under way at once: at most 2 a webhook and 10 for the workspace.
+      await vi.waitFor(() => expect(silent.mostWaiting()).toBe(10), { timeout: 10_000 });
+
+      const flowB = await buildFlow(t, { workspace: b.workspace, stages: [{}] });
+      const asked = performance.now();
+      await buildUnit(t, b.owner, flowB);
+      // From the change's answer (it has committed) to the delivery's arrival (0 when it came first).
+      const answered = performance.now();
+      await answering.waitFor(1, (r) => r.json.event === 'unit.created', 15_000);
+      const delayMs = performance.now() - answered;
+      // eslint-disable-next-line no-console -- the delay is the point of this test
+      console.info(
+        `B's delivery behind A's 30 silent webhooks: ${Math.round(delayMs)} ms after the answer ` +
+          `(the change took ${Math.round(answered - asked)} ms) on ${t.database.kind}`,
+      );
+      expect(delayMs).toBeLessThan(1000);
+      expect(silent.mostWaiting()).toBe(10);
+    } finally {
+      await t.database.db.delete(schema.webhooks).where(eq(schema.webhooks.workspaceId, a.workspace.id));
+      await silent.close();
+      await answering.close();
+    }
+  });
+
+  test('failed tries in a row pause a webhook, its admins are told, and resuming sends what was held', async () => {
+    let failing = true;
+    const receiver = await startReceiver(() => (failing ? 500 : 200));
+    const own = await buildTeam(t);
+    try {
+      const hook = await addWebhook(receiver, ['unit.created'], own.workspace.id, own);
+      const flow = await buildFlow(t, { workspace: own.workspace, stages: [{}] });
+      // 4 deliveries of 8 tries each could make 32 tries; the 20th failure in a row pauses it.
+      for (let i = 0; i < 4; i++) await buildUnit(t, own.owner, flow);
+      const paused = await vi.waitFor(
+        async () => {
+          const current = (await as(t, own.admin)('GET', `/api/webhooks/${hook.id}/`)).json<TWebhook>();
+          expect(current.paused_at).not.toBe(null);
+          return current;
+        },
+        { timeout: 20_000, interval: 100 },
+      );
+      expect(paused.active).toBe(true);
+      const notified = await t.database.db
+        .select({ userId: schema.notifications.userId })
+        .from(schema.notifications)
+        .where(
+          and(eq(schema.notifications.kind, 'webhook_paused'), eq(schema.notifications.workspaceId, own.workspace.id)),
+        );
+      expect(notified.map((n) => n.userId).sort()).toEqual([own.owner.id, own.admin.id].sort());
+      // Paused: nothing more is tried (at most the 2 under way when it paused end).
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      const tried = receiver.received.length;
+      expect(tried).toBeGreaterThanOrEqual(Limits.webhooks.pauseAfterFailures);
+      expect(tried).toBeLessThanOrEqual(Limits.webhooks.pauseAfterFailures + 2);
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      expect(receiver.received.length).toBe(tried);
+      const held = (await deliveriesOf(hook, own)).filter((d) => d.status === 'pending');
+      expect(held.length).toBeGreaterThan(0);
+
+      failing = false;
+      expect((await as(t, own.member)('POST', `/api/webhooks/${hook.id}/resume/`)).statusCode).toBe(403);
+      const resumed = await as(t, own.admin)('POST', `/api/webhooks/${hook.id}/resume/`);
+      expect(resumed.json<TWebhook>()).toMatchObject({ paused_at: null, active: true });
+      await vi.waitFor(
+        async () => {
+          const rows = await deliveriesOf(hook, own);
+          expect(rows.filter((d) => d.status === 'succeeded').length).toBe(held.length);
+        },
+        { timeout: 10_000, interval: 100 },
+      );
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  test('a batch of units sends ONE unit.batch_created, not one event per unit and task', async () => {
+    const receiver = await startReceiver();
+    const own = await buildTeam(t);
+    try {
+      const hook = await addWebhook(receiver, ['unit.created', 'task.created'], own.workspace.id, own);
+      const flow = await buildFlow(t, { workspace: own.workspace, stages: [{}, {}] });
+      const batch = await as(t, own.member)('POST', '/api/units/batch/', {
+        project: flow.project.id,
+        pipeline: flow.pipeline.id,
+        template: 'Shot {count}',
+        count: 200,
+        start: 1,
+        step: 1,
+      });
+      expect(batch.statusCode, batch.body.slice(0, 300)).toBe(201);
+      const units = batch.json<{ units: { id: number }[] }>().units.map((unit) => unit.id);
+      const [event] = await receiver.waitFor(1);
+      expect(event!.json).toMatchObject({
+        event: 'unit.batch_created',
+        workspace: own.workspace.id,
+        data: { project: flow.project.id, pipeline: flow.pipeline.id, count: 200, units },
+      });
+      expect(new Webhook(hook.secret).verify(event!.body, headersOf(event!))).toMatchObject({
+        event: 'unit.batch_created',
+      });
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(receiver.received).toHaveLength(1);
+      expect(await deliveriesOf(hook, own)).toHaveLength(1);
     } finally {
       await receiver.close();
     }

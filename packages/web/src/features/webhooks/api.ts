@@ -63,3 +63,16 @@ export async function redeliver(webhookId: number, deliveryId: number): Promise<
   await api.post<unknown>(`webhooks/${webhookId}/deliveries/${deliveryId}/redeliver/`, undefined, silent);
   await refresh();
 }
+
+/** A new signing secret (shown once); the previous one still signs during the overlap. */
+export async function rotateWebhookSecret(webhookId: number): Promise<TWebhookCreated> {
+  const rotated = ZWebhookCreated.parse(await api.post<unknown>(`webhooks/${webhookId}/rotate-secret/`, undefined, silent));
+  await refresh();
+  return rotated;
+}
+
+/** Sends again from a webhook paused after failed tries in a row, its held deliveries first. */
+export async function resumeWebhook(webhookId: number): Promise<void> {
+  await api.post<unknown>(`webhooks/${webhookId}/resume/`, undefined, silent);
+  await refresh();
+}

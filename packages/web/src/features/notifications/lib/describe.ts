@@ -11,6 +11,7 @@ const sentences: Record<TNotificationKind, string> = {
   mention: '{{actor}} mentioned you in {{target}}',
   invited: '{{actor}} invited you to {{target}}',
   webhook_disabled: 'A webhook of {{target}} was turned off after a day of failed deliveries',
+  webhook_paused: 'A webhook of {{target}} was paused after failed deliveries in a row',
 };
 
 type TTranslate = (key: string, params?: Record<string, unknown>) => string;
@@ -45,7 +46,7 @@ export function notificationPath(notification: TNotification): string | null {
   if (notification.workspace)
     return notification.kind === 'invited'
       ? paths.app.workspaces()
-      : notification.kind === 'webhook_disabled'
+      : notification.kind === 'webhook_disabled' || notification.kind === 'webhook_paused'
         ? paths.app.workspaceSettings(notification.workspace.id)
         : paths.app.workspace(notification.workspace.id);
   return null;

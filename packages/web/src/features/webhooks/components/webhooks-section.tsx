@@ -21,7 +21,16 @@ import { zodResolver } from '../../../shared/lib/zod-resolver';
 import { SecretOnce } from '../../../shared/ui/secret-once';
 import { Section } from '../../../shared/ui/section';
 import { showToast } from '../../../shared/ui/toast';
-import { createWebhook, deleteWebhook, pingWebhook, updateWebhook, webhooksQueryOptions } from '../api';
+import {
+  createWebhook,
+  deleteWebhook,
+  pingWebhook,
+  resumeWebhook,
+  rotateWebhookSecret,
+  updateWebhook,
+  webhooksQueryOptions,
+} from '../api';
+import { useDates } from '../../../shared/i18n/use-dates';
 import { DeliveriesModal } from './deliveries-modal';
 import { LoadError } from '../../../shared/ui/load-error';
 
@@ -41,12 +50,15 @@ export const eventLabels: Record<(typeof WebhookEvents)[number], string> = {
 
 /**
  * Workspace settings → Webhooks (Admin and above): add one with its URL and events (the secret is
- * shown once), turn it on or off, ping it, see its deliveries and send one again.
+ * shown once), turn it on or off, resume one the server paused, rotate its signing secret (the new
+ * one shown once, the previous one signing until the overlap ends), ping it, see its deliveries and
+ * send one again.
  */
 export function WebhooksSection({ workspace }: { workspace: TWorkspace }) {
   const { t } = useTranslation();
   const hooks = useQuery(webhooksQueryOptions(workspace.id));
-  const [secret, setSecret] = useState<string | null>(null);
+  const dates = useDates();
+  const [secret, setSecret] = useState<{ value: string; rotated: TWebhook | null } | null>(null);
   const [open, setOpen] = useState<TWebhook | null>(null);
   const form = useForm<TWebhookCreate>({
     initialValues: { url: '', events: ['task.status_changed', 'task.review'] },
@@ -56,13 +68,28 @@ export function WebhooksSection({ workspace }: { workspace: TWorkspace }) {
   const add = async (values: TWebhookCreate) => {
     try {
       const created = await createWebhook(workspace.id, ZWebhookCreate.parse(values));
-      setSecret(created.secret);
+      setSecret({ value: created.secret, rotated: null });
       form.reset();
     } catch (error) {
       const message = formError(error, { fields: ['url', 'events'], setErrors: form.setErrors });
       if (message) showToast({ kind: 'error', message });
     }
   };
+
+  const rotate = async (hook: TWebhook) => {
+    try {
+      const rotated = await rotateWebhookSecret(hook.id);
+      setSecret({ value: rotated.secret, rotated });
+    } catch (error) {
+      const message = formError(error, { fallback: t('Data was not saved') });
+      if (message) showToast({ kind: 'error', message });
+    }
+  };
+
+  const until = (hook: TWebhook) =>
+    hook.previous_secret_until
+      ? `${dates.formatCalendar(hook.previous_secret_until)} ${dates.formatTime(hook.previous_secret_until)}`
+      : '';
 
   const act = async (work: () => Promise<void>, done: string) => {
     try {
@@ -82,9 +109,18 @@ export function WebhooksSection({ workspace }: { workspace: TWorkspace }) {
     >
       {secret ? (
         <SecretOnce
-          title={t('Webhook added')}
-          message={t('Its signing secret, shown this once: check the X-Stageline-Signature header with it.')}
-          value={secret}
+          title={secret.rotated ? t('New signing secret') : t('Webhook added')}
+          message={
+            secret.rotated
+              ? t(
+                  'The new signing secret, shown this once. Until {{when}} deliveries are signed with both the new and the previous secret: switch your receiver to the new one before then.',
+                  { when: until(secret.rotated) },
+                )
+              : t(
+                  'Its signing secret, shown this once: check the webhook-signature header with it (Standard Webhooks).',
+                )
+          }
+          value={secret.value}
           testId="webhook-secret"
           onDone={() => setSecret(null)}
         />
@@ -149,10 +185,32 @@ export function WebhooksSection({ workspace }: { workspace: TWorkspace }) {
               <Badge color="red" variant="light" data-testid="webhook-disabled">
                 {t('Turned off after a day of failed deliveries.')}
               </Badge>
+            ) : hook.paused_at ? (
+              <Group gap="xs" data-testid="webhook-paused">
+                <Badge color="red" variant="light">
+                  {t('Paused')}
+                </Badge>
+                <Text size="xs" c="dimmed">
+                  {t('Paused after failed deliveries in a row: nothing is sent until you resume it.')}
+                </Text>
+                <Button
+                  size="xs"
+                  variant="light"
+                  onClick={() => void act(() => resumeWebhook(hook.id), t('Webhook resumed'))}
+                  data-testid="webhook-resume"
+                >
+                  {t('Resume')}
+                </Button>
+              </Group>
             ) : hook.failing_since ? (
               <Badge color="orange" variant="light">
                 {t('Deliveries are failing')}
               </Badge>
+            ) : null}
+            {hook.previous_secret_until ? (
+              <Text size="xs" c="dimmed" data-testid="webhook-previous-secret">
+                {t('The previous signing secret also signs until {{when}}.', { when: until(hook) })}
+              </Text>
             ) : null}
             <Group gap="xs">
               <Button size="xs" variant="light" onClick={() => setOpen(hook)} data-testid="webhook-deliveries">
@@ -166,6 +224,9 @@ export function WebhooksSection({ workspace }: { workspace: TWorkspace }) {
                 data-testid="webhook-ping"
               >
                 {t('Ping')}
+              </Button>
+              <Button size="xs" variant="subtle" onClick={() => void rotate(hook)} data-testid="webhook-rotate">
+                {t('Rotate secret')}
               </Button>
               <Button
                 size="xs"
