@@ -46,6 +46,9 @@ async function close(server: http.Server): Promise<void> {
 }
 
 /** Registers 30 webhooks to a silent receiver, then times another workspace's delivery. */
+/** What the resilience bench starts the server with: its receivers are on this machine's loopback. */
+export const serverEnv = { WEBHOOKS_ALLOW_PRIVATE: 'true' };
+
 export default async function attack(ctx: Ctx): Promise<string> {
   let waiting = 0;
   let mostWaiting = 0;
