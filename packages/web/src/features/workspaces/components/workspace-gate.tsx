@@ -12,7 +12,7 @@ import { LoadError } from '../../../shared/ui/load-error';
 
 /**
  * Loads the workspace of the URL for a screen; a missing or foreign one reads as not found. Once
- * loaded, it is the current workspace (the header names it: docs/decisions.md, entry 157).
+ * loaded, it is the current workspace (the header names it: docs/decisions.md, entry 158).
  */
 export function WorkspaceGate({ title, children }: { title: string; children: (workspace: TWorkspace) => ReactNode }) {
   const id = useWorkspaceIdParam();
