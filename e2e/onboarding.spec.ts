@@ -280,6 +280,9 @@ async function signInAgain(page: Page, { username, password }: { username: strin
 }
 
 test.describe('the first day of a new team (issue 39)', () => {
+  // Whole journeys with sign-ups, sign-outs and several screens: three times the usual time.
+  test.slow();
+
   test('an e-mail invite: the quickstart offers it first, and joining lands in that workspace', async ({
     page,
     request,

@@ -60,7 +60,8 @@ export function PendingInvites({ invites, title }: { invites: TPendingInvite[]; 
           data-invite-id={invite.id}
         >
           <Group justify="space-between" gap="sm">
-            <Stack gap={2} style={{ minWidth: 0, flex: 1 }}>
+            {/* A basis of its own: on a narrow screen the buttons wrap below rather than cut the name. */}
+            <Stack gap={2} style={{ minWidth: 0, flex: '1 1 12rem' }}>
               <Text fw={600} truncate>
                 {invite.workspace.name}
               </Text>
