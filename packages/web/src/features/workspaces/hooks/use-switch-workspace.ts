@@ -4,7 +4,7 @@ import { paths, type TMe } from '@stageline/shared';
 import { api } from '../../../shared/api';
 import { queryClient } from '../../../shared/api/query-client';
 import { meQueryKey, useSession } from '../../auth';
-import { setCurrentWorkspaceId } from '../current-workspace';
+import { setCurrentWorkspaceId, wasForgotten } from '../current-workspace';
 import { useCurrentWorkspaceId } from './use-current-workspace';
 
 /**
@@ -57,7 +57,8 @@ export function useOpenWorkspace(workspaceId: number | undefined): void {
   const userId = user?.id ?? null;
   const recent = user?.recent_workspace ?? null;
   useEffect(() => {
-    if (workspaceId === undefined || workspaceId === currentWorkspaceId) return;
+    // A workspace this tab stopped working in (deleted or left from this very page) is not taken back.
+    if (workspaceId === undefined || workspaceId === currentWorkspaceId || wasForgotten(workspaceId)) return;
     void rememberWorkspace(userId === null ? null : { id: userId, recent_workspace: recent }, workspaceId);
   }, [workspaceId, currentWorkspaceId, userId, recent]);
 }
