@@ -1,5 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { OAuth2Server } from 'oauth2-mock-server';
+import { request as requestApi } from '@playwright/test';
+import { registerUser } from './support/accounts';
+import { call } from './support/api';
 import { expect, snap, test } from './support/fixtures';
 import { startServer, type RunningServer } from './support/server';
 
@@ -30,6 +33,8 @@ test.beforeAll(async () => {
     OAUTH_OIDC_CLIENT_ID: 'stageline-e2e',
     OAUTH_OIDC_CLIENT_SECRET: 'e2e-secret',
     OAUTH_OIDC_NAME: 'Test ID',
+    // The suite's SMTP server, so a user registered here gets their code (registerUser).
+    ...(process.env.E2E_SMTP_URL ? { SMTP_URL: process.env.E2E_SMTP_URL } : {}),
   });
 });
 
@@ -98,4 +103,28 @@ test('shows the error a provider sent back, with a way to the login screen', asy
 test('refuses a callback this browser did not start', async ({ page }) => {
   await page.goto(`${server.url}/oauth/oidc?code=stolen&state=whatever`);
   await expect(page.getByTestId('oauth-return-error')).toContainText('expired or was opened in another browser');
+});
+
+test('a link invite survives signing up with the provider from the register screen', async ({ page }) => {
+  const api = await requestApi.newContext({ baseURL: server.url });
+  const owner = await registerUser(api, { firstName: 'Olga' });
+  const workspace = await call<{ id: number }>(api, owner, 'POST', 'workspaces/', { name: 'Lighthouse' });
+  const link = await call<{ token: string }>(api, owner, 'POST', `workspaces/${workspace.id}/link/`, {
+    role: 'member',
+  });
+  await api.dispose();
+
+  // Signed out, the link asks for sign-in; the newcomer goes on to Register and signs up with Test ID.
+  const invite = `/i/${link.token}`;
+  await page.goto(`${server.url}${invite}`);
+  await page.getByTestId('login-register').click();
+  await expect(page).toHaveURL(`${server.url}/register?next=${encodeURIComponent(invite)}`);
+  await page.getByTestId('oauth-oidc').click();
+
+  // The provider sends the browser back; the new account lands on the invite and joins.
+  await page.waitForURL(`${server.url}${invite}`);
+  await expect(page.getByTestId('invite-preview')).toContainText('Olga invites you to the workspace Lighthouse.');
+  await page.getByTestId('invite-preview-accept').click();
+  await expect(page).toHaveURL(`${server.url}/app/workspaces/${workspace.id}`);
+  await expect(page.getByTestId('workspace-switcher')).toHaveText('Lighthouse');
 });

@@ -1,5 +1,6 @@
 import type { Browser, Page } from '@playwright/test';
-import { nextCode, registerUser, uniqueName } from './support/accounts';
+import { nextCode, registerUser, signInAs, uniqueName } from './support/accounts';
+import { call } from './support/api';
 import { expect, snap, test } from './support/fixtures';
 
 const heroEn = 'Work that flows through stages, with a review at every step.';
@@ -248,5 +249,139 @@ test.describe('landing and onboarding', () => {
     await expect
       .poll(async () => (await apiGet<{ onboarding: string }>(page, '/api/users/me/')).onboarding)
       .toBe('done');
+  });
+});
+
+/** Signs up through /register with a new e-mail address (or `email`), the code read from the mail. */
+async function signUp(page: Page, email?: string): Promise<{ username: string; password: string }> {
+  const username = uniqueName('first');
+  const address = email ?? `${username}@example.test`;
+  const password = 'lilac-harbor-62-candle';
+  await page.goto('/register');
+  await page.getByTestId('register-username').fill(username);
+  await page.getByTestId('register-email').fill(address);
+  await page.getByTestId('register-password').fill(password);
+  await page.getByTestId('register-password-confirm').fill(password);
+  await page.getByTestId('register-submit').click();
+  await expect(page.getByTestId('otp-step')).toBeVisible();
+  await typeCode(page, await nextCode(address));
+  return { username, password };
+}
+
+/** Signs out and in again through the login screen, as on the next day. */
+async function signInAgain(page: Page, { username, password }: { username: string; password: string }) {
+  await page.goto('/logout');
+  await page.waitForURL((url) => !url.pathname.startsWith('/logout'));
+  await page.goto('/login');
+  await page.getByTestId('login-username').fill(username);
+  await page.getByTestId('login-password').fill(password);
+  await page.getByTestId('login-submit').click();
+  await page.waitForURL((url) => url.pathname.startsWith('/app'));
+}
+
+test.describe('the first day of a new team (issue 39)', () => {
+  // Whole journeys with sign-ups, sign-outs and several screens: three times the usual time.
+  test.slow();
+
+  test('an e-mail invite: the quickstart offers it first, and joining lands in that workspace', async ({
+    page,
+    request,
+  }) => {
+    const owner = await registerUser(request, { firstName: 'Olga' });
+    const workspace = await call<{ id: number }>(request, owner, 'POST', 'workspaces/', { name: 'Harbour Lights' });
+    const email = `${uniqueName('bob')}@example.test`;
+    await call(request, owner, 'POST', `workspaces/${workspace.id}/invite/`, { users: [email], role: 'member' });
+
+    // Bob signs up with the address he was invited at: the quickstart opens on the invite.
+    await page.emulateMedia({ colorScheme: 'light' });
+    const bob = await signUp(page, email);
+    await expect(page).toHaveURL(/\/app\/quickstart$/);
+    const offered = page.getByTestId('pending-invite');
+    await expect(offered).toHaveCount(1);
+    await expect(offered).toContainText('Harbour Lights');
+    await expect(offered).toContainText('Olga invites you as');
+    await expect(page.getByTestId('quickstart-invites-intro')).toBeVisible();
+    await snap(page, 'quickstart-invite-en-1280');
+    await page.setViewportSize({ width: 400, height: 800 });
+    await expect(offered.getByTestId('invite-accept')).toBeVisible();
+    await snap(page, 'quickstart-invite-en-400');
+    await page.setViewportSize({ width: 1280, height: 800 });
+
+    await offered.getByTestId('invite-accept').click();
+    await expect(page).toHaveURL(`/app/workspaces/${workspace.id}`);
+    await expect(page.getByTestId('workspace-my-role')).toContainText('Member');
+    await expect(page.getByTestId('workspace-switcher')).toHaveText('Harbour Lights');
+
+    // The next day, sign-in comes back to it.
+    await signInAgain(page, bob);
+    await expect(page.getByTestId('workspace-switcher')).toHaveText('Harbour Lights');
+  });
+
+  test('the workspace made in the quickstart is remembered: the next sign-in comes back to it', async ({ page }) => {
+    const account = await signUp(page);
+    await expect(page.getByTestId('quickstart-welcome')).toBeVisible();
+    await page.getByTestId('quickstart-welcome-next').click();
+    await page.getByTestId('quickstart-workspace-name').fill('Night Shift');
+    await page.getByTestId('quickstart-workspace-create').click();
+    await expect(page.getByTestId('quickstart-workspace-chosen')).toContainText('Night Shift');
+    await page.getByTestId('quickstart-workspace-next').click();
+    await page.getByTestId('quickstart-project-name').fill('Pilot');
+    await page.getByTestId('quickstart-project-submit').click();
+    await page.getByTestId('quickstart-pipeline-name').fill('Shots');
+    await page.getByTestId('quickstart-pipeline-create').click();
+    await page.getByTestId('quickstart-stages-save').click();
+    await page.getByTestId('quickstart-pipeline-next').click();
+    await expect(page.getByTestId('quickstart-done')).toBeVisible();
+    const pipelinePath = new URL((await page.getByTestId('quickstart-open-pipeline').getAttribute('href'))!, page.url())
+      .pathname;
+
+    // Signed out and in again: My work in that workspace, its name in the header.
+    await signInAgain(page, account);
+    await expect(page).toHaveURL(/\/app$/);
+    const switcher = page.getByTestId('workspace-switcher');
+    await expect(switcher).toHaveText('Night Shift');
+    const nightShift = Number(await page.evaluate(() => localStorage.getItem('current_workspace')));
+
+    // A page of a workspace names that workspace in the header, whichever was current before.
+    const dayShift = await page.evaluate(async () => {
+      const tokens = JSON.parse(localStorage.getItem('authTokens') ?? '{}') as { access?: string };
+      const response = await fetch('/api/workspaces/', {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${tokens.access ?? ''}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ name: 'Day Shift' }),
+      });
+      return ((await response.json()) as { id: number }).id;
+    });
+    await page.goto(`/app/workspaces/${dayShift}/settings`);
+    await expect(page.getByRole('heading', { name: 'Settings: Day Shift' })).toBeVisible();
+    await expect(switcher).toHaveText('Day Shift');
+    await page.goto(pipelinePath);
+    await expect(page.getByTestId('mini-stage').or(page.locator('.react-flow__node')).first()).toBeVisible();
+    await expect(switcher).toHaveText('Night Shift');
+    await page.goto(`/app/workspaces/${dayShift}`);
+    await expect(switcher).toHaveText('Day Shift');
+    await page.goto(`${pipelinePath}/edit_flow`);
+    await expect(page.locator('.react-flow__node').first()).toBeVisible();
+    await expect(switcher).toHaveText('Night Shift');
+    expect((await apiGet<{ recent_workspace: number }>(page, '/api/users/me/')).recent_workspace).toBe(nightShift);
+  });
+
+  test("an account without a time zone gets the browser's, saved signed in", async ({ browser, baseURL, request }) => {
+    // registerUser tells the server no time zone, as an account made before time zones were asked.
+    const user = await registerUser(request);
+    const context = await browser.newContext({ baseURL, timezoneId: 'Pacific/Chatham' });
+    const page = await context.newPage();
+    const saved = page.waitForResponse(
+      (response) => response.request().method() === 'PATCH' && response.url().endsWith(`/api/users/${user.id}/`),
+    );
+    await signInAs(page, user);
+    await page.goto('/app/profile');
+    const answer = await saved;
+    expect(answer.status()).toBe(200);
+    expect(answer.request().postDataJSON()).toEqual({ time_zone: 'Pacific/Chatham' });
+    const me = await call<{ time_zone: string | null }>(request, user, 'GET', 'users/me/');
+    expect(me.time_zone).toBe('Pacific/Chatham');
+    await page.reload();
+    await expect(page.getByTestId('profile-time-zone')).toHaveValue('Pacific/Chatham');
   });
 });

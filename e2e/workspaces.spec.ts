@@ -1,5 +1,6 @@
 import type { Browser, Page } from '@playwright/test';
-import { registerUser, signInAs, type TestUser } from './support/accounts';
+import { nextCode, registerUser, signInAs, uniqueName, type TestUser } from './support/accounts';
+import { call } from './support/api';
 import { expect, snap, test } from './support/fixtures';
 
 async function userPage(browser: Browser, baseURL: string | undefined, user: TestUser): Promise<Page> {
@@ -109,4 +110,40 @@ test('two users: invite by link and directly, bulk role change, delegation, dele
   await snap(a, 'workspace-settings-ru-dark');
   await a.context().close();
   await b.context().close();
+});
+
+test('a link invite survives Register and the e-mailed code: the newcomer lands on it and joins', async ({
+  page,
+  request,
+}) => {
+  const owner = await registerUser(request, { firstName: 'Olga' });
+  const workspace = await call<{ id: number }>(request, owner, 'POST', 'workspaces/', { name: 'Lighthouse' });
+  const link = await call<{ token: string }>(request, owner, 'POST', `workspaces/${workspace.id}/link/`, {
+    role: 'member',
+  });
+
+  // Signed out, the link asks for sign-in; the newcomer has no account and registers from there.
+  await page.goto(`/i/${link.token}`);
+  await expect(page).toHaveURL(`/login?next=${encodeURIComponent(`/i/${link.token}`)}`);
+  await page.getByTestId('login-register').click();
+  await expect(page).toHaveURL(`/register?next=${encodeURIComponent(`/i/${link.token}`)}`);
+  const username = uniqueName('linked');
+  const email = `${username}@example.test`;
+  const password = 'lilac-harbor-62-candle';
+  await page.getByTestId('register-username').fill(username);
+  await page.getByTestId('register-email').fill(email);
+  await page.getByTestId('register-password').fill(password);
+  await page.getByTestId('register-password-confirm').fill(password);
+  await page.getByTestId('register-submit').click();
+  await expect(page.getByTestId('otp-step')).toBeVisible();
+  await page.getByTestId('otp-input-0').click();
+  await page.keyboard.type(await nextCode(email));
+
+  // The code signs in and lands on the invite, not on the quickstart.
+  await expect(page).toHaveURL(`/i/${link.token}`);
+  await expect(page.getByTestId('invite-preview')).toContainText('Olga invites you to the workspace Lighthouse.');
+  await page.getByTestId('invite-preview-accept').click();
+  await expect(page).toHaveURL(`/app/workspaces/${workspace.id}`);
+  await expect(page.getByTestId('workspace-my-role')).toContainText('Member');
+  await expect(page.getByTestId('workspace-switcher')).toHaveText('Lighthouse');
 });

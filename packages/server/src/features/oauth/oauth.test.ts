@@ -173,6 +173,18 @@ describe('providers and start', () => {
 });
 
 describe('sign-in', () => {
+  test('carries an invite path as next through a sign-up, and drops one that leaves the site', async () => {
+    identity = newIdentity();
+    const invite = await oauthSignIn('oidc', { next: '/i/tok-42' });
+    expect(invite.statusCode, invite.body).toBe(200);
+    expect(invite.json<{ next?: string }>().next).toBe('/i/tok-42');
+    for (const next of ['//evil.example/i/x', 'https://evil.example/i/x', '/\\evil.example', '/\t/evil.example']) {
+      const response = await oauthSignIn('oidc', { next });
+      expect(response.statusCode, response.body).toBe(200);
+      expect(response.json<{ next?: string }>().next, next).toBeUndefined();
+    }
+  });
+
   test('creates a user without a password, in the language of the request, and signs in', async () => {
     identity = newIdentity({ preferred_username: 'grace hopper!' });
     const response = await oauthSignIn('oidc', { next: '/app/profile', headers: { 'accept-language': 'ru' } });

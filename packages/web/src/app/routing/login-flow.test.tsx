@@ -11,7 +11,7 @@ import { servedMe } from '../../../test/served';
 /** Screens are lazy chunks: the first transform of a chunk can take longer than the default 1 s. */
 const lazy = { timeout: 10_000 };
 
-type TCall = { method: string; url: string; body: unknown };
+type TCall = { method: string; url: string; body: unknown; authorization: string | null };
 type TRoute = (call: TCall) => Response | undefined;
 
 const json = (status: number, body: unknown) =>
@@ -31,6 +31,7 @@ function serve(route: TRoute) {
         method: init.method ?? 'GET',
         url,
         body: typeof init.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined,
+        authorization: new Headers(init.headers).get('Authorization'),
       };
       calls.push(call);
       return route(call) ?? json(404, { detail: 'Not found.', code: 'not_found' });
@@ -188,4 +189,71 @@ describe('login screen', () => {
     await waitFor(() => expect(calls.some((c) => c.url === '/api/oauth/providers/')).toBe(true));
     expect(screen.queryByTestId('oauth-buttons')).toBeNull();
   });
+});
+
+describe('register screen (docs/decisions.md, entries 155 and 159)', () => {
+  const invite = '/i/tok-42';
+
+  it('keeps next from the login screen through sign-up and the code, and lands on it', async () => {
+    serve(({ method, url }) => {
+      if (method === 'POST' && url === '/api/users/register/') return json(201, { ephemeral_token: 'eph-r' });
+      if (method === 'POST' && url === '/api/otp/check/') return json(200, { access: 'a4', refresh: 'r4' });
+      if (url === '/api/users/me/') return json(200, { ...me, language: 'en', two_factor: false });
+      if (url === '/api/oauth/providers/') return json(200, [{ id: 'github', name: 'GitHub' }]);
+      return undefined;
+    });
+    const router = renderAt(`/login?next=${encodeURIComponent(invite)}`);
+
+    fireEvent.click(await screen.findByTestId('login-register', {}, lazy));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/register'), lazy);
+    expect(router.state.location.search).toBe(`?next=${encodeURIComponent(invite)}`);
+    expect(await screen.findByTestId('register-form', {}, lazy)).toBeInTheDocument();
+    // Signing up with a provider carries it too, and so does the way back to sign in.
+    expect((await screen.findByTestId('oauth-github', {}, lazy)).getAttribute('href')).toBe(
+      `/api/oauth/login/github/start/?next=${encodeURIComponent(invite)}`,
+    );
+    expect(screen.getByTestId('register-login').getAttribute('href')).toBe(`/login?next=${encodeURIComponent(invite)}`);
+
+    fireEvent.change(screen.getByTestId('register-username'), { target: { value: 'bob' } });
+    fireEvent.change(screen.getByTestId('register-email'), { target: { value: 'bob@example.com' } });
+    fireEvent.change(screen.getByTestId('register-password'), { target: { value: 'lilac-harbor-62-candle' } });
+    fireEvent.change(screen.getByTestId('register-password-confirm'), { target: { value: 'lilac-harbor-62-candle' } });
+    fireEvent.click(screen.getByTestId('register-submit'));
+    expect(await screen.findByTestId('otp-step', {}, lazy)).toBeInTheDocument();
+    typeCode('333333');
+    await waitFor(() => expect(router.state.location.pathname).toBe(invite), lazy);
+  }, 30_000);
+
+  it('refuses a next that leaves the site: the quickstart opens', async () => {
+    serve(({ method, url }) => {
+      if (method === 'POST' && url === '/api/users/register/') return json(201, { ephemeral_token: 'eph-s' });
+      if (method === 'POST' && url === '/api/otp/check/') return json(200, { access: 'a5', refresh: 'r5' });
+      if (url === '/api/users/me/') return json(200, { ...me, language: 'en', two_factor: false });
+      return undefined;
+    });
+    const router = renderAt(`/register?next=${encodeURIComponent('//evil.example/i/x')}`);
+    fireEvent.change(await screen.findByTestId('register-username', {}, lazy), { target: { value: 'bob' } });
+    fireEvent.change(screen.getByTestId('register-email'), { target: { value: 'bob@example.com' } });
+    fireEvent.change(screen.getByTestId('register-password'), { target: { value: 'lilac-harbor-62-candle' } });
+    fireEvent.change(screen.getByTestId('register-password-confirm'), { target: { value: 'lilac-harbor-62-candle' } });
+    fireEvent.click(screen.getByTestId('register-submit'));
+    expect(await screen.findByTestId('otp-step', {}, lazy)).toBeInTheDocument();
+    typeCode('444444');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/app/quickstart'), lazy);
+  }, 30_000);
+
+  it("saves the browser's time zone for an account without one, signed in", async () => {
+    localStorage.setItem('authTokens', JSON.stringify({ access: 'a6', refresh: 'r6' }));
+    serve(({ method, url, body }) => {
+      if (url === '/api/users/me/') return json(200, { ...me, language: 'en', time_zone: null });
+      if (method === 'PATCH' && url === '/api/users/1/') return json(200, { ...me, ...(body as object) });
+      return undefined;
+    });
+    renderAt('/login');
+    await waitFor(() => expect(calls.some((c) => c.method === 'PATCH')).toBe(true), lazy);
+    const patch = calls.find((c) => c.method === 'PATCH')!;
+    expect(patch.url).toBe('/api/users/1/');
+    expect(patch.body).toEqual({ time_zone: Intl.DateTimeFormat().resolvedOptions().timeZone });
+    expect(patch.authorization).toBe('Bearer a6');
+  }, 30_000);
 });

@@ -111,9 +111,13 @@ export const sendCode = (target: { ephemeralToken: string } | { purpose: TOtpPur
 /** POST users/logout/: the refresh token in the body is the whole credential, so no bearer (nor refresh). */
 export const logoutCall = (refresh: string) => api.post<void>('users/logout/', { refresh }, quiet);
 
-/** PATCH users/{id}/ with the browser's time zone, for an account that never told one. */
+/**
+ * PATCH users/{id}/ with the browser's time zone, for an account that never told one. Signed in (the
+ * call needs the bearer, unlike the sign-in calls above) and silent: nobody asked for it, so a
+ * failure is not shown (docs/decisions.md, entry 159).
+ */
 export const saveTimeZone = (userId: number, timeZone: string) =>
-  api.patch<unknown>(`users/${userId}/`, { time_zone: timeZone }, quiet);
+  api.patch<unknown>(`users/${userId}/`, { time_zone: timeZone }, { silent: true });
 
 export const requestPasswordReset = (email: string) => api.post<unknown>('users/password_reset/', { email }, quiet);
 export const validateResetToken = (token: string, email: string) =>

@@ -3,6 +3,14 @@ export { getCurrentWorkspaceId, setCurrentWorkspaceId } from './current-workspac
 export { RequireWorkspace } from './components/require-workspace';
 export { WorkspaceSwitcher } from './components/workspace-switcher';
 export { useCurrentWorkspaceId } from './hooks/use-current-workspace';
+export { rememberWorkspace, useOpenWorkspace } from './hooks/use-switch-workspace';
 export { InviteUsersSection } from './components/settings/invite-users-section';
 export { useMembers, type TMember } from './members';
-export { useCreateWorkspace, useWorkspaces, workspaceQueryOptions } from './api';
+export {
+  myInvitesQueryOptions,
+  useCreateWorkspace,
+  useMyInvites,
+  useWorkspaces,
+  workspaceQueryOptions,
+} from './api';
+export { PendingInvites } from './components/pending-invites';

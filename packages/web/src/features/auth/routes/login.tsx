@@ -9,7 +9,7 @@ import { whenIdle } from '../../../shared/lib/when-idle';
 import { isTokens, login, unverifiedEmailToken } from '../api';
 import { authSchemas, loadAuthSchemas } from '../lib/auth-schemas';
 import { takePrerenderedLogin } from '../lib/prerendered-login';
-import { sanitizeNext } from '../session/next-path';
+import { registerPath, sanitizeNext } from '../session/next-path';
 import { useAccessToken } from '../session/access';
 
 /**
@@ -225,7 +225,7 @@ function LoginForm({
         </Suspense>
         <Text size="sm" ta="center">
           {t('No account yet?')}{' '}
-          <Anchor component={Link} to={paths.register()} data-testid="login-register">
+          <Anchor component={Link} to={registerPath(next)} data-testid="login-register">
             {t('Register')}
           </Anchor>
         </Text>

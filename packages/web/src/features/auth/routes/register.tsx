@@ -1,7 +1,7 @@
 import { Alert, Anchor, Button, Group, PasswordInput, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { useState } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { lazy, Suspense, useState } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { paths, ZRegister, type TRegister, type TTokenPair } from '@stageline/shared';
 import { currentLanguage } from '../../../shared/i18n';
@@ -11,8 +11,12 @@ import { register } from '../api';
 import { OtpStep } from '../components/otp-step';
 import { PasswordStrengthMeter } from '../components/password-strength-meter';
 import { withPasswordConfirm } from '../lib/password-confirm';
+import { loginPath, sanitizeNext } from '../session/next-path';
 import { signIn } from '../session/session';
 import { browserTimeZone } from '../../../shared/lib/time-zone';
+
+/** The OAuth buttons read their providers through TanStack Query, as on the login screen. */
+const OAuthButtons = lazy(async () => ({ default: (await import('../components/oauth-buttons')).OAuthButtons }));
 
 type TValues = {
   username: string;
@@ -28,11 +32,14 @@ const fields = ['username', 'email', 'password', 'first_name', 'last_name'] as c
 
 /**
  * `/register` (docs/rules.md §Accounts): the account, then the 6-digit code e-mailed to verify the address;
- * the code signs the new user in and the quickstart opens.
+ * the code signs the new user in and the quickstart opens, or `next` when the visitor came with one
+ * (an invite link: docs/decisions.md, entry 155). Signing up with a provider keeps `next` too.
  */
 export default function RegisterScreen() {
   const { t } = useTranslation();
   const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const next = sanitizeNext(params.get('next'));
   const [ephemeralToken, setEphemeralToken] = useState<string | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const form = useForm<TValues>({
@@ -61,7 +68,7 @@ export default function RegisterScreen() {
 
   const verified = async (tokens: TTokenPair) => {
     await signIn(tokens);
-    await navigate(paths.app.quickstart(), { replace: true });
+    await navigate(next ?? paths.app.quickstart(), { replace: true });
   };
 
   if (ephemeralToken) {
@@ -134,9 +141,12 @@ export default function RegisterScreen() {
         <Button type="submit" fullWidth loading={form.submitting} data-testid="register-submit">
           {t('Register')}
         </Button>
+        <Suspense fallback={null}>
+          <OAuthButtons next={next} />
+        </Suspense>
         <Group justify="center" gap={4}>
           <Text size="sm">{t('Already have an account?')}</Text>
-          <Anchor component={Link} to={paths.login()} size="sm" data-testid="register-login">
+          <Anchor component={Link} to={loginPath(next)} size="sm" data-testid="register-login">
             {t('Log in')}
           </Anchor>
         </Group>

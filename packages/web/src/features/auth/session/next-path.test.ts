@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loginPath, sanitizeNext } from './next-path';
+import { loginPath, registerPath, sanitizeNext } from './next-path';
 
 describe('sanitizeNext', () => {
   it('keeps relative paths of this site with their query and hash', () => {
@@ -49,5 +49,13 @@ describe('loginPath', () => {
     expect(loginPath('//evil.example')).toBe('/login');
     expect(loginPath('/logout')).toBe('/login');
     expect(loginPath()).toBe('/login');
+  });
+});
+
+describe('registerPath', () => {
+  it('keeps an invite as next, and nothing that leaves the site', () => {
+    expect(registerPath('/i/tok-42')).toBe('/register?next=%2Fi%2Ftok-42');
+    expect(registerPath('//evil.example/i/x')).toBe('/register');
+    expect(registerPath(null)).toBe('/register');
   });
 });

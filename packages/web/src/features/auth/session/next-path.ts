@@ -30,3 +30,9 @@ export function loginPath(next?: string | null): string {
   const safe = sanitizeNext(next);
   return safe ? `${paths.login()}?next=${encodeURIComponent(safe)}` : paths.login();
 }
+
+/** `/register`, keeping `next` as `loginPath` does: signing up on the way to an invite lands on it. */
+export function registerPath(next?: string | null): string {
+  const safe = sanitizeNext(next);
+  return safe ? `${paths.register()}?next=${encodeURIComponent(safe)}` : paths.register();
+}

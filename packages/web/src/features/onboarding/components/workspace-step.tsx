@@ -6,13 +6,14 @@ import { ZWorkspaceCreate, type TWorkspace } from '@stageline/shared';
 import { formError } from '../../../shared/lib/form-errors';
 import { zodResolver } from '../../../shared/lib/zod-resolver';
 import { NameDescriptionFields } from '../../../shared/ui/name-description-fields';
-import { InviteUsersSection, useCreateWorkspace, useWorkspaces } from '../../workspaces';
+import { InviteUsersSection, PendingInvites, useCreateWorkspace, useMyInvites, useWorkspaces } from '../../workspaces';
 
 type TValues = { name: string; description: string };
 
 /**
- * The workspace: create one (you become its owner) or pick one you are in, then optionally invite
- * people by username or e-mail with the role offered, through the workspace settings' own form.
+ * The workspace: join one you are invited to (offered first: accepting lands in it), create one (you
+ * become its owner) or pick one you are in, then optionally invite people by username or e-mail with
+ * the role offered, through the workspace settings' own form.
  */
 export function WorkspaceStep({
   workspaceId,
@@ -25,6 +26,7 @@ export function WorkspaceStep({
 }) {
   const { t } = useTranslation();
   const workspaces = useWorkspaces();
+  const invites = useMyInvites().data ?? [];
   const chosen = workspaces.data?.find((w) => w.id === workspaceId) ?? null;
   const [editing, setEditing] = useState(chosen === null);
 
@@ -35,6 +37,15 @@ export function WorkspaceStep({
   return (
     <Stack gap="md" maw={560} data-testid="quickstart-workspace">
       <Title order={2}>{t('Your workspace')}</Title>
+      {invites.length > 0 ? (
+        <>
+          <Text data-testid="quickstart-invites-intro">
+            {t('You are invited to join a team. Accept to start working in its workspace.')}
+          </Text>
+          <PendingInvites invites={invites} title={t('Invites waiting for you')} />
+          <Divider label={t('or create a workspace of your own')} />
+        </>
+      ) : null}
       <Text c="dimmed">
         {t('A workspace is your team: its members, their roles and the projects you share. You will be its owner.')}
       </Text>

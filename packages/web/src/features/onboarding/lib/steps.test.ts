@@ -7,6 +7,7 @@ const none: TProgress = {
   hasWorkspace: false,
   hasProject: false,
   hasPipeline: false,
+  hasInvites: false,
 };
 
 describe('startStep', () => {
@@ -20,5 +21,11 @@ describe('startStep', () => {
     expect(startStep({ ...none, onboarding: 'skipped', hasWorkspace: true })).toBe('project');
     expect(startStep({ ...none, hasWorkspace: true, hasProject: true })).toBe('pipeline');
     expect(startStep({ ...none, hasWorkspace: true, hasProject: true, hasPipeline: true })).toBe('done');
+  });
+
+  test('pending invites open the workspace step, which offers them, whatever exists already', () => {
+    expect(startStep({ ...none, hasInvites: true })).toBe('workspace');
+    expect(startStep({ ...none, hasInvites: true, hasWorkspace: true, hasProject: true })).toBe('workspace');
+    expect(startStep({ ...none, signedIn: false, onboarding: null, hasInvites: true })).toBe('welcome');
   });
 });

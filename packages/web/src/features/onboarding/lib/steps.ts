@@ -10,14 +10,19 @@ export type TProgress = {
   hasWorkspace: boolean;
   hasProject: boolean;
   hasPipeline: boolean;
+  /** Direct invites waiting for the user's answer (GET invites/). */
+  hasInvites: boolean;
 };
 
 /**
- * Where the quickstart opens: a visitor or a newcomer with nothing yet starts at the welcome; anyone
- * else resumes at the first step whose record does not exist yet (the done step when all do).
+ * Where the quickstart opens: someone with invites waiting at the workspace step, which offers them
+ * first (an invited person joins a team rather than founding one: docs/decisions.md, entry 156); a
+ * visitor or a newcomer with nothing yet at the welcome; anyone else resumes at the first step
+ * whose record does not exist yet (the done step when all do).
  */
 export function startStep(progress: TProgress): TQuickstartStep {
   if (!progress.signedIn) return 'welcome';
+  if (progress.hasInvites) return 'workspace';
   const missing: TQuickstartStep = !progress.hasWorkspace
     ? 'workspace'
     : !progress.hasProject

@@ -13,7 +13,7 @@ import { ThemeSwitcher } from '../../../shared/ui/theme-switcher';
 import { useSession } from '../../auth';
 import { pipelinesQueryOptions } from '../../pipelines/builder';
 import { projectsQueryOptions } from '../../projects';
-import { getCurrentWorkspaceId, setCurrentWorkspaceId } from '../../workspaces';
+import { getCurrentWorkspaceId, myInvitesQueryOptions, rememberWorkspace } from '../../workspaces';
 import { useSetOnboarding } from '../api';
 import { AccountMenu } from '../components/account-menu';
 import { AccountStep } from '../components/account-step';
@@ -25,12 +25,19 @@ import { WelcomeStep } from '../components/welcome-step';
 import { WorkspaceStep } from '../components/workspace-step';
 import { QuickstartSteps, startStep, stepIndex, type TQuickstartStep } from '../lib/steps';
 
-type TRecords = { workspaceId: number | null; projectId: number | null; pipelineId: number | null; built: boolean };
-const noRecords: TRecords = { workspaceId: null, projectId: null, pipelineId: null, built: false };
+type TRecords = {
+  workspaceId: number | null;
+  projectId: number | null;
+  pipelineId: number | null;
+  built: boolean;
+  invites: boolean;
+};
+const noRecords: TRecords = { workspaceId: null, projectId: null, pipelineId: null, built: false, invites: false };
 
 /**
  * The records the quickstart continues from: the current workspace (else the recent or the first
- * one), its newest project, and that project's first pipeline with stages (else its newest one).
+ * one), its newest project, and that project's first pipeline with stages (else its newest one);
+ * and whether invites wait for the user's answer (the workspace step offers them first).
  */
 async function findRecords(user: TMe): Promise<TRecords> {
   const current = getCurrentWorkspaceId();
@@ -38,10 +45,15 @@ async function findRecords(user: TMe): Promise<TRecords> {
     [current, user.recent_workspace].find((id) => id !== null && user.workspaces.includes(id)) ??
     user.workspaces[0] ??
     null;
-  if (workspaceId === null) return noRecords;
+  // Invites only choose where the quickstart opens: without an answer it opens as it would without them.
+  const invites = await queryClient.fetchQuery(myInvitesQueryOptions()).then(
+    (list) => list.length > 0,
+    () => false,
+  );
+  if (workspaceId === null) return { ...noRecords, invites };
   const projects = await queryClient.fetchQuery(projectsQueryOptions(workspaceId));
   const project = projects.at(-1);
-  if (!project) return { ...noRecords, workspaceId };
+  if (!project) return { ...noRecords, workspaceId, invites };
   const pipelines = await queryClient.fetchQuery(pipelinesQueryOptions(project.id));
   const pipeline = pipelines.find((p) => p.stages_count > 0) ?? pipelines.at(-1);
   return {
@@ -49,6 +61,7 @@ async function findRecords(user: TMe): Promise<TRecords> {
     projectId: project.id,
     pipelineId: pipeline?.id ?? null,
     built: (pipeline?.stages_count ?? 0) > 0,
+    invites,
   };
 }
 
@@ -123,6 +136,7 @@ function Flow({ user, records, signedInHere }: { user: TMe | null; records: TRec
       hasWorkspace: records.workspaceId !== null,
       hasProject: records.projectId !== null,
       hasPipeline: records.built,
+      hasInvites: records.invites,
     });
     return signedInHere && stepIndex(start) < stepIndex('workspace') ? 'workspace' : start;
   });
@@ -178,7 +192,8 @@ function Flow({ user, records, signedInHere }: { user: TMe | null; records: TRec
             setPipelineId(null);
           }
           setWorkspaceId(id);
-          setCurrentWorkspaceId(id);
+          // Remembered for the next sign-in too, as the switcher does (docs/decisions.md, entry 157).
+          void rememberWorkspace(user, id);
         }}
         onNext={next}
       />

@@ -6,10 +6,14 @@ import { paths, type TWorkspace } from '@stageline/shared';
 import { ApiError } from '../../../shared/api';
 import { PageCard } from '../../../shared/ui/page-card';
 import { useWorkspace } from '../api';
+import { useOpenWorkspace } from '../hooks/use-switch-workspace';
 import { useWorkspaceIdParam } from '../hooks/use-workspace-id';
 import { LoadError } from '../../../shared/ui/load-error';
 
-/** Loads the workspace of the URL for a screen; a missing or foreign one reads as not found. */
+/**
+ * Loads the workspace of the URL for a screen; a missing or foreign one reads as not found. Once
+ * loaded, it is the current workspace (the header names it: docs/decisions.md, entry 158).
+ */
 export function WorkspaceGate({ title, children }: { title: string; children: (workspace: TWorkspace) => ReactNode }) {
   const id = useWorkspaceIdParam();
   if (id === null) return <Missing title={title} />;
@@ -31,6 +35,7 @@ function Loaded({
 }) {
   const { t } = useTranslation();
   const workspace = useWorkspace(id);
+  useOpenWorkspace(workspace.data?.id);
   const notFound = workspace.error instanceof ApiError && [403, 404].includes(workspace.error.status);
   if (notFound) return <Missing title={title} />;
   if (workspace.data) return <>{children(workspace.data)}</>;

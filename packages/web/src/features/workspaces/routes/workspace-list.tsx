@@ -1,18 +1,16 @@
 import { Badge, Button, Card, Group, Loader, SimpleGrid, Stack, Text, Title, UnstyledButton } from '@mantine/core';
 import { IconPlus, IconUsers } from '@tabler/icons-react';
-import { useState } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { paths, type TPendingInvite, type TWorkspace } from '@stageline/shared';
+import { paths, type TWorkspace } from '@stageline/shared';
 import { compareNames } from '../../../shared/lib/compare-names';
 import { markdownToPlainText } from '@stageline/shared/markdown';
 import { PageCard } from '../../../shared/ui/page-card';
-import { showToast } from '../../../shared/ui/toast';
-import { useAcceptInvite, useDeclineInvite, useMyInvites, useWorkspaces } from '../api';
+import { useMyInvites, useWorkspaces } from '../api';
+import { PendingInvites } from '../components/pending-invites';
 import { RoleBadge } from '../components/role-badge';
 import { useCurrentWorkspaceId } from '../hooks/use-current-workspace';
 import { useSwitchWorkspace } from '../hooks/use-switch-workspace';
-import { reportFailure } from '../lib/report';
 import classes from './workspaces.module.css';
 import { LoadError } from '../../../shared/ui/load-error';
 
@@ -121,94 +119,5 @@ function WorkspaceCard({
         </Stack>
       </Card>
     </UnstyledButton>
-  );
-}
-
-/** Direct invites waiting for my answer: accepting switches into the workspace. */
-function PendingInvites({ invites }: { invites: TPendingInvite[] }) {
-  const { t } = useTranslation();
-  const accept = useAcceptInvite();
-  const decline = useDeclineInvite();
-  const switchTo = useSwitchWorkspace();
-  const [busy, setBusy] = useState<number | null>(null);
-
-  const onAccept = async (invite: TPendingInvite) => {
-    setBusy(invite.id);
-    try {
-      const workspace = await accept.mutateAsync(invite.id);
-      showToast({ kind: 'success', message: t('You joined {{workspace}}', { workspace: workspace.name }) });
-      await switchTo(workspace.id, paths.app.workspace(workspace.id));
-    } catch (error) {
-      reportFailure(error, t('Invite was not accepted'));
-    } finally {
-      setBusy(null);
-    }
-  };
-
-  const onDecline = async (invite: TPendingInvite) => {
-    setBusy(invite.id);
-    try {
-      await decline.mutateAsync(invite.id);
-      showToast({ kind: 'info', message: t('Invite declined') });
-    } catch (error) {
-      reportFailure(error, t('Invite was not declined'));
-    } finally {
-      setBusy(null);
-    }
-  };
-
-  return (
-    <Stack gap="xs" component="section" aria-label={t('Invites')} data-testid="pending-invites">
-      <Title order={2} size="h4">
-        {t('Invites')}
-      </Title>
-      {invites.map((invite) => (
-        <Card
-          key={invite.id}
-          withBorder
-          radius="md"
-          padding="sm"
-          data-testid="pending-invite"
-          data-invite-id={invite.id}
-        >
-          <Group justify="space-between" gap="sm">
-            <Stack gap={2} style={{ minWidth: 0, flex: 1 }}>
-              <Text fw={600} truncate>
-                {invite.workspace.name}
-              </Text>
-              <Group gap={6}>
-                <Text size="xs" c="dimmed">
-                  {invite.inviter_name
-                    ? t('{{name}} invites you as', { name: invite.inviter_name })
-                    : t('You are invited as')}
-                </Text>
-                <RoleBadge role={invite.role} />
-              </Group>
-            </Stack>
-            <Group gap="xs">
-              <Button
-                variant="default"
-                size="xs"
-                disabled={busy !== null}
-                loading={busy === invite.id && decline.isPending}
-                onClick={() => void onDecline(invite)}
-                data-testid="invite-decline"
-              >
-                {t('Decline')}
-              </Button>
-              <Button
-                size="xs"
-                disabled={busy !== null}
-                loading={busy === invite.id && accept.isPending}
-                onClick={() => void onAccept(invite)}
-                data-testid="invite-accept"
-              >
-                {t('Accept')}
-              </Button>
-            </Group>
-          </Group>
-        </Card>
-      ))}
-    </Stack>
   );
 }
