@@ -16,7 +16,7 @@ import { FieldError } from '../../http/errors';
 import { readUploadedForm } from '../../http/upload';
 import { callerOf } from '../auth';
 import { exportPipeline, exportTaskList, type CsvExport } from './export';
-import { toCsv, type CsvDelimiter } from './format';
+import { readCsv, toCsv, type CsvDelimiter } from './format';
 import { importUnits, type ImportOutcome } from './import';
 
 const bearer = [{ bearer: [] }];
@@ -153,14 +153,18 @@ export const csvRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) 
       },
     },
     async (request, reply) => {
-      const { file, fields } = await readUploadedForm(request, 'file');
+      const { file: table, fields } = await readUploadedForm(request, {
+        field: 'file',
+        maxBytes: Limits.csvImport.maxBytes,
+        read: (file) => readCsv(file, { maxRecords: Limits.csvImport.maxLines }),
+      });
       const parsed = ZUnitImportFields.safeParse(fields);
       if (!parsed.success) {
         const errors: Record<string, string[]> = {};
         for (const issue of parsed.error.issues) (errors[String(issue.path[0] ?? 'detail')] ??= []).push(issue.message);
         throw new FieldError(errors);
       }
-      const outcome = await importUnits(db, { userId: callerOf(request).id, fields: parsed.data, file });
+      const outcome = await importUnits(db, { userId: callerOf(request).id, fields: parsed.data, table });
       const body = present(request, outcome);
       if (body.errors.length > 0) return reply.status(400).send(body);
       return body;
