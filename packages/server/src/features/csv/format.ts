@@ -19,11 +19,12 @@ const bom = '\uFEFF';
  * A spreadsheet runs a cell as a formula when it starts with `=`, `+`, `-`, `@`, a tab or a CR
  * (OWASP "CSV injection"). A file opened with the other delimiter (`;` in a Russian Excel, `,`
  * elsewhere) or a cell pasted line by line starts new cells after any `,`, `;`, tab or line end, so
- * a `'` goes before a formula character there too, and before a run of `'` ending in one: then
+ * a `'` goes before a formula character there too, and before a run of quotes ending in one (a
+ * spreadsheet drops the `"` that opens a field; a `'` already there keeps its own): then
  * `unguardCell` removes exactly the quotes this added (docs/security.md, "CSV files").
  */
-const unguarded = /(?<=^|[,;\t\r\n])(?='*[=+\-@\t\r])/g;
-const guarded = /(?<=^|[,;\t\r\n])'(?='*[=+\-@\t\r])/g;
+const unguarded = /(?<=^|[,;\t\r\n])(?=['"]*[=+\-@\t\r])/g;
+const guarded = /(?<=^|[,;\t\r\n])'(?=['"]*[=+\-@\t\r])/g;
 
 /** `value` as a spreadsheet shows it as text. */
 export function guardCell(value: string): string {
@@ -209,13 +210,16 @@ export async function readCsv(
       start += text;
       const newline = start.indexOf('\n');
       if (newline < 0 && start.length < sliceBytes && !last) return undefined;
-      parser = parse({ delimiter: detectDelimiter(newline >= 0 ? start.slice(0, newline) : start), relax_column_count: true });
+      parser = parse({
+        delimiter: detectDelimiter(newline >= 0 ? start.slice(0, newline) : start),
+        relax_column_count: true,
+      });
       // Its errors are read from `errored` after each write, or from the iteration after its end.
       parser.on('error', () => undefined);
       text = start;
     }
     if (text !== '') parser.write(text);
-    for (let record; (record = parser.read() as string[] | null) !== null; ) {
+    for (let record; (record = parser.read() as string[] | null) !== null;) {
       const problem = keep(record);
       if (problem) return problem;
     }
