@@ -168,9 +168,9 @@ function textDecoder(): (bytes: Buffer | null) => string | CsvProblem {
 
 /**
  * Reads an uploaded file as it arrives: UTF-8 (a BOM is dropped), any of CRLF, LF or CR, the
- * delimiter of its header line. Blank lines are skipped. Refuses, with the line where it can tell,
- * what is not a CSV text: empty files, binary data (NUL bytes), UTF-16 or another encoding, broken
- * quoting, and more than `maxRecords` data lines. It stops at the first problem, leaving the rest of
+ * delimiter of its header line. Blank lines are skipped (up to `maxRecords` of them). Refuses, with
+ * the line where it can tell, what is not a CSV text: empty files, binary data (NUL bytes), UTF-16
+ * or another encoding, broken quoting, and more than `maxRecords` data lines. It stops at the first problem, leaving the rest of
  * `source` unread, and parses `sliceBytes` at a time with a turn of the event loop in between, so
  * that no file, however large, holds the server up or fills its memory (docs/security.md, "Imports").
  */
@@ -184,15 +184,20 @@ export async function readCsv(
   let blank = true;
   let header: string[] | undefined;
   const records: CsvTable['records'] = [];
+  let blanks = 0;
   let line = 1;
 
-  /** Keeps a parsed record; the problem of one past `maxRecords`. */
+  /** Keeps a parsed record; the problem of one past the limits. */
   const keep = (record: string[]): CsvProblem | undefined => {
     const at = line;
     // The record's own line ends are those inside its quoted fields (the parser keeps them as LF).
     line += 1;
-    for (const cell of record) for (let at = cell.indexOf('\n'); at >= 0; at = cell.indexOf('\n', at + 1)) line++;
-    if (record.length === 1 && record[0]!.trim() === '') return undefined;
+    for (const cell of record) for (let i = cell.indexOf('\n'); i >= 0; i = cell.indexOf('\n', i + 1)) line++;
+    if (record.length === 1 && record[0]!.trim() === '') {
+      // Skipped, but not without end: a file of nothing but line ends would be parsed to its last byte.
+      if (++blanks <= maxRecords) return undefined;
+      return fileProblem('The file has more than {{max}} blank lines: remove them.', at, { max: maxRecords });
+    }
     if (!header) header = record;
     else if (records.length === maxRecords) {
       return fileProblem('A file may hold at most {{max}} units: split it.', at, { max: maxRecords });
@@ -217,6 +222,7 @@ export async function readCsv(
       // Its errors are read from `errored` after each write, or from the iteration after its end.
       parser.on('error', () => undefined);
       text = start;
+      start = '';
     }
     if (text !== '') parser.write(text);
     for (let record; (record = parser.read() as string[] | null) !== null;) {
