@@ -2,7 +2,7 @@
  * Issue 31, item 1: one CSV import held the whole server. A Member (any user, in a workspace of
  * their own) posts a file of short lines just under the 16 MB limit to `units/import/` with
  * `dry_run=true`: far past the 10,000-unit limit, so the import must refuse it at that limit (400)
- * without parsing the rest, while the server keeps answering (docs/security.md, "Imports").
+ * without parsing the rest, while the server keeps answering (docs/security.md, "CSV files").
  *
  * `ctx` is a running server and a signed-in user's `Authorization` value; the workspace, project
  * and pipeline are made through the API. Resolves once the import is answered, with a line for the
@@ -47,5 +47,6 @@ export default async function attack(ctx: Context): Promise<string> {
   await response.arrayBuffer();
   const seconds = (performance.now() - started) / 1000;
   const megabytes = Math.round(file.length / (1024 * 1024));
-  return `${megabytes} MB CSV import (${(file.length / line.length / 1e6).toFixed(1)} M lines), answered ${response.status} in ${seconds.toFixed(1)} s`;
+  const lines = (file.length / line.length / 1e6).toFixed(1);
+  return `${megabytes} MB CSV import (${lines} M lines), answered ${response.status} in ${seconds.toFixed(1)} s`;
 }

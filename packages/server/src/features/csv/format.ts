@@ -80,7 +80,7 @@ export function detectDelimiter(headerLine: string): string {
   return best;
 }
 
-/** Bytes read between two turns of the event loop: a few milliseconds of parsing (docs/security.md, "Imports"). */
+/** Bytes parsed between two turns of the event loop: a few milliseconds (docs/security.md, "CSV files"). */
 const sliceBytes = 16 * 1024;
 
 /** `source` in pieces of about `sliceBytes`, none cutting a UTF-8 character in two. */
@@ -170,9 +170,10 @@ function textDecoder(): (bytes: Buffer | null) => string | CsvProblem {
  * Reads an uploaded file as it arrives: UTF-8 (a BOM is dropped), any of CRLF, LF or CR, the
  * delimiter of its header line. Blank lines are skipped (up to `maxRecords` of them). Refuses, with
  * the line where it can tell, what is not a CSV text: empty files, binary data (NUL bytes), UTF-16
- * or another encoding, broken quoting, and more than `maxRecords` data lines. It stops at the first problem, leaving the rest of
- * `source` unread, and parses `sliceBytes` at a time with a turn of the event loop in between, so
- * that no file, however large, holds the server up or fills its memory (docs/security.md, "Imports").
+ * or another encoding, broken quoting, and more than `maxRecords` data lines. It stops at the first
+ * problem, leaving the rest of `source` unread, and parses `sliceBytes` at a time with a turn of the
+ * event loop in between, so that no file, however large, holds the server up or fills its memory
+ * (docs/security.md, "CSV files").
  */
 export async function readCsv(
   source: AsyncIterable<Buffer>,
