@@ -491,6 +491,14 @@ describe('CSV import', () => {
     });
     expect(bad.statusCode, bad.body).toBe(400);
     expect(Object.keys(bad.json<object>())).toEqual(['project']);
+    const whole = multipart({ project: flow.project.id, pipeline: flow.pipeline.id }, `name\n${'A\n'.repeat(100)}`);
+    const cut = await t.app.inject({
+      method: 'POST',
+      url: '/api/units/import/',
+      payload: whole.payload.subarray(0, whole.payload.length - 50), // cut in the file
+      headers: { ...team.member.headers, ...whole.headers },
+    });
+    expect(cut.json()).toEqual({ detail: 'The upload is not a valid multipart form.', code: 'bad_request' });
     expect(await unitNames(flow)).toEqual([]);
   });
 
