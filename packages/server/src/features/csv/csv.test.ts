@@ -1,10 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { parse } from 'csv-parse/sync';
 import { eq, inArray } from 'drizzle-orm';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { TApiTokenCreated, TUnitImportResult } from '@stageline/shared';
 import { schema } from '../../db';
 import { relaxedLimits } from '../../../test/accounts';
+import { guardCell, unguardCell } from './format';
 import { buildTestApp, type TestApp } from '../../../test/helpers';
 import { buildFlow, buildUnit, setStatus, taskAt, type Flow } from '../../../test/units';
 import { as, buildTeam, type Team } from '../../../test/workspaces';
@@ -17,14 +19,14 @@ afterAll(async () => {
   await t?.close();
 });
 
-/** A multipart/form-data body: text fields, then the file. */
-function multipart(fields: Record<string, string | number>, file?: Buffer | string) {
+/** A multipart/form-data body: text fields, then the file (or the file first). */
+function multipart(fields: Record<string, string | number>, file?: Buffer | string, { fileFirst = false } = {}) {
   const boundary = `----stageline${randomBytes(8).toString('hex')}`;
   const parts: Buffer[] = Object.entries(fields).map(([name, value]) =>
     Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`),
   );
   if (file !== undefined) {
-    parts.push(
+    parts[fileFirst ? 'unshift' : 'push'](
       Buffer.from(
         `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="units.csv"\r\nContent-Type: text/csv\r\n\r\n`,
       ),
@@ -40,9 +42,11 @@ function importAs(
   user: { headers: Record<string, string> } | null,
   flow: Flow,
   file: Buffer | string,
-  { dryRun = false, language }: { dryRun?: boolean; language?: string } = {},
+  { dryRun = false, language, fileFirst }: { dryRun?: boolean; language?: string; fileFirst?: boolean } = {},
 ) {
-  const body = multipart({ project: flow.project.id, pipeline: flow.pipeline.id, dry_run: String(dryRun) }, file);
+  const body = multipart({ project: flow.project.id, pipeline: flow.pipeline.id, dry_run: String(dryRun) }, file, {
+    fileFirst,
+  });
   return t.app.inject({
     method: 'POST',
     url: '/api/units/import/',
@@ -171,6 +175,67 @@ describe('CSV export', () => {
       404,
     );
     expect((await as(t, null)('GET', '/api/tasks/export.csv')).statusCode).toBe(401);
+  });
+  test('no cell starts a formula whichever delimiter a spreadsheet splits the file on; it imports back', async () => {
+    const team = await buildTeam(t);
+    const flow = await reversedFlow(team);
+    const units = [
+      ['SH998;=1+1;', ''],
+      ['SH997,@SUM(A1)', 'first line\n=cmd|calc\r\n- a list\n+ more'],
+      ['SH996\t-2', 'tab\t=x'],
+      ['"=HYPERLINK(1)"', ";'=already quoted"],
+      ["'SH995", 'a; +1'],
+    ];
+    for (const [name, description] of units) {
+      const created = await as(t, team.member)('POST', '/api/units/', {
+        project: flow.project.id,
+        pipeline: flow.pipeline.id,
+        name,
+        description,
+      });
+      expect(created.statusCode, created.body).toBe(201);
+    }
+    for (const delimiter of ['comma', 'semicolon']) {
+      const exported = await as(t, team.member)(
+        'GET',
+        `/api/pipelines/${flow.pipeline.id}/export.csv?delimiter=${delimiter}`,
+      );
+      // A spreadsheet in a locale of the other delimiter starts a cell after any separator; one
+      // opening a quoted field drops its first quote.
+      const cells = exported.body.replace(/^\uFEFF/, '').split(/[,;\t\r\n]/);
+      expect(cells.filter((cell) => /^"*[=+\-@]/.test(cell))).toEqual([]);
+      expect(exported.body).toContain(delimiter === 'comma' ? `,"SH998;'=1+1;",` : `;"SH998;'=1+1;";`);
+      expect(exported.body).toContain(delimiter === 'comma' ? `,"SH996\t'-2",` : `;"SH996\t'-2";`);
+
+      const again = await importAs(team.member, flow, exported.rawPayload, { dryRun: true });
+      expect(again.json(), again.body).toEqual({ created: units.length, dry_run: true, errors: [] });
+    }
+    const imported = await importAs(
+      team.member,
+      flow,
+      (await as(t, team.member)('GET', `/api/pipelines/${flow.pipeline.id}/export.csv`)).rawPayload,
+    );
+    expect(imported.statusCode, imported.body).toBe(200);
+    const rows = await t.database.db
+      .select({ name: schema.units.name, description: schema.units.description })
+      .from(schema.units)
+      .where(eq(schema.units.pipelineId, flow.pipeline.id));
+    // The import reads a CRLF inside a quoted field as LF, as every line end.
+    const again = units.map(([name, description]) => [name, description!.replace(/\r\n/g, '\n')]);
+    expect(rows.map((r) => [r.name, r.description]).sort()).toEqual([...units, ...again].sort());
+  });
+
+  test('the formula guard is undone exactly by the import', () => {
+    fc.assert(
+      fc.property(
+        fc.string({ unit: fc.constantFrom(',', ';', '\t', '\r', '\n', "'", '"', '=', '+', '-', '@', 'a', ' ') }),
+        (value) => {
+          const guarded = guardCell(value);
+          expect(unguardCell(guarded)).toBe(value);
+          expect(guarded).not.toMatch(/(^|[,;\t\r\n])["]*[=+\-@]/);
+        },
+      ),
+    );
   });
 });
 
@@ -322,6 +387,68 @@ describe('CSV import', () => {
     expect(enough.json()).toEqual({ created: 10_000, dry_run: true, errors: [] });
   });
 
+  test('a file of short lines past the row limit is refused at the limit while the server keeps answering', async () => {
+    const team = await buildTeam(t);
+    const flow = await reversedFlow(team);
+    // 1.2 MB, 400,000 lines: read whole before the limit was checked, this held the server for seconds.
+    const file = `name\n${'ab\n'.repeat(400_000)}`;
+    // The longest the event loop went without running a 10 ms timer, and each health check's wait.
+    let last = performance.now();
+    let stalled = 0;
+    const ticker = setInterval(() => {
+      stalled = Math.max(stalled, performance.now() - last);
+      last = performance.now();
+    }, 10);
+    let importing = true;
+    const answer = importAs(team.member, flow, file, { dryRun: true }).finally(() => (importing = false));
+    const health: number[] = [];
+    do {
+      const asked = performance.now();
+      const response = await t.app.inject({ method: 'GET', url: '/api/health/' });
+      expect(response.statusCode).toBe(200);
+      health.push(performance.now() - asked);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    } while (importing);
+    const response = await answer;
+    clearInterval(ticker);
+    expect(response.statusCode).toBe(400);
+    expect(response.json<TUnitImportResult>().errors).toEqual([
+      { line: 10_002, field: 'file', message: 'A file may hold at most 10000 units: split it.' },
+    ]);
+    // Generous bounds for a loaded machine: the whole-file parse blocked for several seconds.
+    expect(stalled).toBeLessThan(1000);
+    expect(Math.max(...health)).toBeLessThan(1000);
+  });
+
+  test('the reading stops at the row limit: what follows is never parsed, fields after the file still count', async () => {
+    const team = await buildTeam(t);
+    const flow = await reversedFlow(team);
+    const rows = Array.from({ length: 15_000 }, (_, i) => `Shot ${i + 1}`).join('\n');
+    // Well past the limit: a quote never closed and a NUL byte, each a refusal of its own when read.
+    const file = `name\n${rows}\n"never closed\n\u0000\n`;
+    for (const fileFirst of [false, true]) {
+      const response = await importAs(team.member, flow, file, { dryRun: true, fileFirst });
+      expect(response.statusCode, response.body).toBe(400);
+      expect(response.json<TUnitImportResult>().errors).toEqual([
+        { line: 10_002, field: 'file', message: 'A file may hold at most 10000 units: split it.' },
+      ]);
+    }
+    expect(await unitNames(flow)).toEqual([]);
+  });
+
+  test('blank lines are skipped up to the row limit, no further', async () => {
+    const team = await buildTeam(t);
+    const flow = await reversedFlow(team);
+    const some = await importAs(team.member, flow, `name\nA\n${'\r\n'.repeat(10_000)}B\n`, { dryRun: true });
+    expect(some.json()).toEqual({ created: 2, dry_run: true, errors: [] });
+    // Line 2 is A, lines 3 to 10,003 blank: the 10,001st of them is refused, B never read.
+    const endless = await importAs(team.member, flow, `name\nA\n${'\n'.repeat(1_000_000)}B\n`, { dryRun: true });
+    expect(endless.statusCode).toBe(400);
+    expect(endless.json<TUnitImportResult>().errors).toEqual([
+      { line: 10_003, field: 'file', message: 'The file has more than 10000 blank lines: remove them.' },
+    ]);
+  });
+
   test('at most 200 problems are listed; a file over 16 MB is a 413', async () => {
     const team = await buildTeam(t);
     const flow = await reversedFlow(team);
@@ -329,8 +456,13 @@ describe('CSV import', () => {
     const many = (await importAs(team.member, flow, blanks)).json<TUnitImportResult>();
     expect(many.errors).toHaveLength(201);
     expect(many.errors[200]).toEqual({ line: 202, field: 'file', message: 'Problems not shown: 50.' });
-    const huge = await importAs(team.member, flow, `name\n${'x'.repeat(16 * 1024 * 1024)}\n`);
+    const huge = await importAs(team.member, flow, `name\n${'x'.repeat(16 * 1024 * 1024)}\n`, { language: 'ru' });
     expect(huge.statusCode).toBe(413);
+    expect(huge.json()).toEqual({ detail: 'Файл может быть не больше 16 МБ.', code: 'payload_too_large' });
+    // Refused for its rows at once, then read to its end unparsed: over 16 MB, the size is the answer.
+    const long = await importAs(team.member, flow, `name\n${'ab\n'.repeat(6_000_000)}`, { dryRun: true });
+    expect(long.statusCode).toBe(413);
+    expect(long.json()).toEqual({ detail: 'A file can be at most 16 MB.', code: 'payload_too_large' });
     expect(await unitNames(flow)).toEqual([]);
   });
 
@@ -362,6 +494,14 @@ describe('CSV import', () => {
     });
     expect(bad.statusCode, bad.body).toBe(400);
     expect(Object.keys(bad.json<object>())).toEqual(['project']);
+    const whole = multipart({ project: flow.project.id, pipeline: flow.pipeline.id }, `name\n${'A\n'.repeat(100)}`);
+    const cut = await t.app.inject({
+      method: 'POST',
+      url: '/api/units/import/',
+      payload: whole.payload.subarray(0, whole.payload.length - 50), // cut in the file
+      headers: { ...team.member.headers, ...whole.headers },
+    });
+    expect(cut.json()).toEqual({ detail: 'The upload is not a valid multipart form.', code: 'bad_request' });
     expect(await unitNames(flow)).toEqual([]);
   });
 

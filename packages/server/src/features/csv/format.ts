@@ -1,4 +1,5 @@
-import { parse, CsvError } from 'csv-parse/sync';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { parse, CsvError, type Parser } from 'csv-parse';
 import { stringify } from 'csv-stringify/sync';
 
 /**
@@ -15,24 +16,45 @@ export type CsvProblem = { line: number; field: string; message: string; params?
 const bom = '\uFEFF';
 
 /**
- * Cells a spreadsheet would run as a formula (`=`, `+`, `-`, `@`, or a tab or CR first) get a `'`
- * before them (OWASP "CSV injection"); `unguardCell` removes it again on import.
+ * A spreadsheet runs a cell as a formula when it starts with `=`, `+`, `-`, `@`, a tab or a CR
+ * (OWASP "CSV injection"). A file opened with the other delimiter (`;` in a Russian Excel, `,`
+ * elsewhere) or a cell pasted line by line starts new cells after any `,`, `;`, tab or line end, so
+ * a `'` goes before a formula character there too, and before a run of quotes ending in one (a
+ * spreadsheet drops the `"` that opens a field; a `'` already there keeps its own): then
+ * `unguardCell` removes exactly the quotes this added (docs/security.md, "CSV files").
  */
-function guardCell(value: string): string {
-  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+const unguarded = /(?<=^|[,;\t\r\n])(?=['"]*[=+\-@\t\r])/g;
+const guarded = /(?<=^|[,;\t\r\n])'(?=['"]*[=+\-@\t\r])/g;
+
+/** `value` as a spreadsheet shows it as text. */
+export function guardCell(value: string): string {
+  return value.replace(unguarded, "'");
 }
 
 /** The inverse of `guardCell`. */
 export function unguardCell(value: string): string {
-  return /^'[=+\-@\t\r]/.test(value) ? value.slice(1) : value;
+  return value.replace(guarded, '');
 }
 
-/** A CSV file of `header` and `rows`: BOM, CRLF, every field quoted only when it must be. */
+/** Values quoted whatever the delimiter: a spreadsheet splitting on another one keeps them whole. */
+const quotedValue = /[,;\t\r\n]/;
+
+/**
+ * A CSV file of `header` and `rows`: BOM, CRLF, a field quoted when it holds a quote, a line end or
+ * any of the delimiters, and guarded against formulas.
+ */
 export function toCsv(header: string[], rows: (string | number | boolean)[][], delimiter: CsvDelimiter): string {
   const cells = [header, ...rows].map((row) =>
     row.map((cell) => (typeof cell === 'string' ? guardCell(cell) : String(cell))),
   );
-  return bom + stringify(cells, { delimiter: delimiter === 'semicolon' ? ';' : ',', record_delimiter: 'windows' });
+  return (
+    bom +
+    stringify(cells, {
+      delimiter: delimiter === 'semicolon' ? ';' : ',',
+      record_delimiter: 'windows',
+      quoted_match: quotedValue,
+    })
+  );
 }
 
 /** A parsed file: the header's cells and each data record with the line it starts on. */
@@ -58,74 +80,183 @@ export function detectDelimiter(headerLine: string): string {
   return best;
 }
 
-/**
- * Reads an uploaded file: UTF-8 (a BOM is dropped), any of CRLF, LF or CR, the delimiter of its
- * header line. Blank lines are skipped. Refuses, with the line where it can tell, what is not a
- * CSV text: empty files, binary data (NUL bytes), UTF-16 or another encoding, broken quoting, and
- * more than `maxRecords` data lines (without reading past them).
- */
-export function readCsv(bytes: Buffer, { maxRecords }: { maxRecords: number }): CsvTable | CsvProblem {
-  const file = (message: string, line = 1, params?: CsvProblem['params']): CsvProblem => ({
-    line,
-    field: 'file',
-    message,
-    ...(params ? { params } : {}),
-  });
-  if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) {
-    return file('The file is UTF-16 text: save it as “CSV UTF-8”.');
-  }
-  const nul = bytes.indexOf(0);
-  if (nul >= 0) return file('The file is not a CSV text file (it holds binary data).', lineAt(bytes, nul));
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    const loose = new TextDecoder('utf-8').decode(bytes);
-    return file('The file is not UTF-8 text: save it as “CSV UTF-8”.', lineOf(loose, loose.indexOf('\uFFFD')));
-  }
-  text = text.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
-  if (text.trim() === '') return file('The file is empty.');
-  const delimiter = detectDelimiter(text.slice(0, text.indexOf('\n') >= 0 ? text.indexOf('\n') : undefined));
+/** Bytes parsed between two turns of the event loop: a few milliseconds (docs/security.md, "CSV files"). */
+const sliceBytes = 16 * 1024;
 
-  let rows: { record: string[]; info: { lines: number } }[];
-  try {
-    rows = parse(text, { delimiter, relax_column_count: true, info: true }) as unknown as typeof rows;
-  } catch (error) {
-    if (error instanceof CsvError) {
-      const lines = (error as unknown as { lines?: unknown }).lines;
-      const line = typeof lines === 'number' ? lines : 1;
-      return file('The line is not valid CSV: check its quotes.', line);
+/** `source` in pieces of about `sliceBytes`, none cutting a UTF-8 character in two. */
+async function* slices(source: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
+  let held: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of source) {
+    held.push(chunk);
+    size += chunk.length;
+    if (size <= sliceBytes) continue;
+    let bytes = held.length === 1 ? held[0]! : Buffer.concat(held, size);
+    while (bytes.length > sliceBytes) {
+      let end = sliceBytes;
+      while (end > sliceBytes - 3 && (bytes[end]! & 0xc0) === 0x80) end--;
+      yield bytes.subarray(0, end);
+      bytes = bytes.subarray(end);
     }
-    throw error;
+    held = [bytes];
+    size = bytes.length;
   }
-  let previous = 0;
+  if (size > 0) yield Buffer.concat(held, size);
+}
+
+/** The number of LF bytes in `bytes`. */
+function newlines(bytes: Buffer): number {
+  let count = 0;
+  for (let at = bytes.indexOf(0x0a); at >= 0; at = bytes.indexOf(0x0a, at + 1)) count++;
+  return count;
+}
+
+const fileProblem = (message: string, line = 1, params?: CsvProblem['params']): CsvProblem => ({
+  line,
+  field: 'file',
+  message,
+  ...(params ? { params } : {}),
+});
+
+/**
+ * A decoder of a file's pieces in order (`null` after the last): their text with CRLF and CR line
+ * ends made LF, or the problem of the first piece that is not UTF-8 text, with its line.
+ */
+function textDecoder(): (bytes: Buffer | null) => string | CsvProblem {
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  let line = 1;
+  let first = true;
+  let cr = false;
+  return (bytes) => {
+    let text: string;
+    if (bytes === null) {
+      try {
+        text = decoder.decode();
+      } catch {
+        return fileProblem('The file is not UTF-8 text: save it as “CSV UTF-8”.', line);
+      }
+    } else {
+      if (first && ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff))) {
+        return fileProblem('The file is UTF-16 text: save it as “CSV UTF-8”.');
+      }
+      const nul = bytes.indexOf(0);
+      if (nul >= 0) {
+        return fileProblem(
+          'The file is not a CSV text file (it holds binary data).',
+          line + newlines(bytes.subarray(0, nul)),
+        );
+      }
+      try {
+        text = decoder.decode(bytes, { stream: true });
+      } catch {
+        const loose = new TextDecoder('utf-8').decode(bytes);
+        const bad = loose.indexOf('\uFFFD');
+        const before = Buffer.from(bad >= 0 ? loose.slice(0, bad) : loose);
+        return fileProblem('The file is not UTF-8 text: save it as “CSV UTF-8”.', line + newlines(before));
+      }
+      line += newlines(bytes);
+      if (first) text = text.replace(/^\uFEFF/, '');
+      first = false;
+    }
+    // A CR at the end of a piece may be the first half of a CRLF: it waits for the next piece.
+    text = (cr ? '\r' : '') + text;
+    cr = bytes !== null && text.endsWith('\r');
+    if (cr) text = text.slice(0, -1);
+    return text.replace(/\r\n?/g, '\n');
+  };
+}
+
+/**
+ * Reads an uploaded file as it arrives: UTF-8 (a BOM is dropped), any of CRLF, LF or CR, the
+ * delimiter of its header line. Blank lines are skipped (up to `maxRecords` of them). Refuses, with
+ * the line where it can tell, what is not a CSV text: empty files, binary data (NUL bytes), UTF-16
+ * or another encoding, broken quoting, and more than `maxRecords` data lines. It stops at the first
+ * problem, leaving the rest of `source` unread, and parses `sliceBytes` at a time with a turn of the
+ * event loop in between, so that no file, however large, holds the server up or fills its memory
+ * (docs/security.md, "CSV files").
+ */
+export async function readCsv(
+  source: AsyncIterable<Buffer>,
+  { maxRecords }: { maxRecords: number },
+): Promise<CsvTable | CsvProblem> {
+  const decode = textDecoder();
+  let parser: Parser | undefined;
+  let start = '';
+  let blank = true;
+  let header: string[] | undefined;
   const records: CsvTable['records'] = [];
-  for (const { record, info } of rows) {
-    const line = previous + 1;
-    previous = info.lines;
-    if (record.length === 1 && record[0]!.trim() === '') continue;
-    records.push({ line, cells: record });
-  }
-  const [head, ...data] = records;
-  if (!head) return file('The file is empty.');
-  if (data.length === 0) return file('The file has a header but no units.', 2);
-  if (data.length > maxRecords) {
-    return file('A file may hold at most {{max}} units: split it.', data[maxRecords]!.line, { max: maxRecords });
-  }
-  return { header: head.cells, records: data };
-}
-
-/** The 1-based line of byte `offset`. */
-function lineAt(bytes: Buffer, offset: number): number {
+  let blanks = 0;
   let line = 1;
-  for (let i = 0; i < offset; i++) if (bytes[i] === 0x0a) line++;
-  return line;
-}
 
-/** The 1-based line of character `index` (1 when not found). */
-function lineOf(text: string, index: number): number {
-  if (index < 0) return 1;
-  let line = 1;
-  for (let i = 0; i < index; i++) if (text.charCodeAt(i) === 0x0a) line++;
-  return line;
+  /** Keeps a parsed record; the problem of one past the limits. */
+  const keep = (record: string[]): CsvProblem | undefined => {
+    const at = line;
+    // The record's own line ends are those inside its quoted fields (the parser keeps them as LF).
+    line += 1;
+    for (const cell of record) for (let i = cell.indexOf('\n'); i >= 0; i = cell.indexOf('\n', i + 1)) line++;
+    if (record.length === 1 && record[0]!.trim() === '') {
+      // Skipped, but not without end: a file of nothing but line ends would be parsed to its last byte.
+      if (++blanks <= maxRecords) return undefined;
+      return fileProblem('The file has more than {{max}} blank lines: remove them.', at, { max: maxRecords });
+    }
+    if (!header) header = record;
+    else if (records.length === maxRecords) {
+      return fileProblem('A file may hold at most {{max}} units: split it.', at, { max: maxRecords });
+    } else records.push({ line: at, cells: record });
+    return undefined;
+  };
+  const quoting = (error: unknown) => {
+    const lines = (error as { lines?: unknown }).lines;
+    return fileProblem('The line is not valid CSV: check its quotes.', typeof lines === 'number' ? lines : 1);
+  };
+  /** Parses `text` (once the header line is known, which decides the delimiter) and keeps its records. */
+  const feed = (text: string, last: boolean): CsvProblem | undefined => {
+    blank &&= !/\S/.test(text);
+    if (!parser) {
+      start += text;
+      const newline = start.indexOf('\n');
+      if (newline < 0 && start.length < sliceBytes && !last) return undefined;
+      parser = parse({
+        delimiter: detectDelimiter(newline >= 0 ? start.slice(0, newline) : start),
+        relax_column_count: true,
+      });
+      // Its errors are read from `errored` after each write, or from the iteration after its end.
+      parser.on('error', () => undefined);
+      text = start;
+      start = '';
+    }
+    if (text !== '') parser.write(text);
+    for (let record; (record = parser.read() as string[] | null) !== null;) {
+      const problem = keep(record);
+      if (problem) return problem;
+    }
+    return parser.errored ? quoting(parser.errored) : undefined;
+  };
+
+  try {
+    for await (const bytes of slices(source)) {
+      const text = decode(bytes);
+      const problem = typeof text === 'string' ? feed(text, false) : text;
+      if (problem) return problem;
+      await nextTurn();
+    }
+    const text = decode(null);
+    const problem = typeof text === 'string' ? feed(text, true) : text;
+    if (problem) return problem;
+    parser!.end();
+    try {
+      for await (const record of parser! as AsyncIterable<string[]>) {
+        const past = keep(record);
+        if (past) return past;
+      }
+    } catch (error) {
+      if (error instanceof CsvError) return quoting(error);
+      throw error;
+    }
+  } finally {
+    parser?.destroy();
+  }
+  if (!header || blank) return fileProblem('The file is empty.');
+  if (records.length === 0) return fileProblem('The file has a header but no units.', 2);
+  return { header, records };
 }

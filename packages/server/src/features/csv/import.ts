@@ -3,7 +3,7 @@ import { Limits, type TUnitImportFields } from '@stageline/shared';
 import { schema, type Db } from '../../db';
 import { loadGraph } from '../tasks';
 import { authorizeNewUnit, createImportedUnits, type ImportedUnit } from '../units';
-import { readCsv, unguardCell, type CsvProblem } from './format';
+import { unguardCell, type CsvProblem, type CsvTable } from './format';
 
 const { memberships, users } = schema;
 
@@ -71,13 +71,14 @@ async function membersOf(db: Db, workspaceId: number): Promise<Map<string, numbe
 type Column = { kind: 'name' | 'description' | 'ignored' } | { kind: 'assignees' | 'due'; stage: number };
 
 /**
- * POST units/import/: checks the caller may create units in the pipeline, reads the file and every
- * line of it, and — when nothing is wrong and it is not a dry run — creates all the units through
- * the units service in one transaction. Any problem anywhere means nothing is written.
+ * POST units/import/: checks the caller may create units in the pipeline, then the file as
+ * `readCsv` read it and every line of it, and — when nothing is wrong and it is not a dry run —
+ * creates all the units through the units service in one transaction. Any problem anywhere means
+ * nothing is written.
  */
 export async function importUnits(
   db: Db,
-  { userId, fields, file }: { userId: number; fields: TUnitImportFields; file: Buffer },
+  { userId, fields, table }: { userId: number; fields: TUnitImportFields; table: CsvTable | CsvProblem },
 ): Promise<ImportOutcome> {
   const dryRun = fields.dry_run === 'true';
   const { project } = await authorizeNewUnit(db, { userId, projectId: fields.project, pipelineId: fields.pipeline });
@@ -98,7 +99,6 @@ export async function importUnits(
           ],
   });
 
-  const table = readCsv(file, { maxRecords: Limits.csvImport.maxLines });
   if ('message' in table) return refused([table]);
 
   const graph = await loadGraph(db, fields.pipeline, project.workspaceId);
@@ -112,8 +112,9 @@ export async function importUnits(
   const problems: CsvProblem[] = [];
   const columns: Column[] = [];
   const seen = new Set<string>();
-  for (const raw of table.header) {
-    const column = raw.trim();
+  // Header cells as an export guarded them (a stage named `=x` is written `'=x: due`).
+  const header = table.header.map((raw) => unguardCell(raw).trim());
+  for (const column of header) {
     const key = column.toLowerCase();
     const problem = (message: string, params?: CsvProblem['params']) =>
       problems.push({ line: 1, field: column || 'file', message, ...(params ? { params } : {}) });
@@ -167,7 +168,7 @@ export async function importUnits(
     };
     cells.forEach((rawCell, i) => {
       const column = columns[i]!;
-      const field = table.header[i]!.trim();
+      const field = header[i]!;
       const cell = unguardCell(rawCell);
       const problem = (message: string, params?: CsvProblem['params']) =>
         problems.push({ line, field, message, ...(params ? { params } : {}) });

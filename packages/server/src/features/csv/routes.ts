@@ -16,14 +16,16 @@ import { FieldError } from '../../http/errors';
 import { readUploadedForm } from '../../http/upload';
 import { callerOf } from '../auth';
 import { exportPipeline, exportTaskList, type CsvExport } from './export';
-import { toCsv, type CsvDelimiter } from './format';
+import { readCsv, toCsv, type CsvDelimiter } from './format';
 import { importUnits, type ImportOutcome } from './import';
 
 const bearer = [{ bearer: [] }];
 const forbidden = 'Non-members of the workspace get 404; members without the right 403.';
 
 const csvFile = z.string().meta({
-  description: 'UTF-8 with a BOM, CRLF line ends; fields quoted when they hold the delimiter, a quote or a line end.',
+  description:
+    'UTF-8 with a BOM, CRLF line ends; fields quoted when they hold `,`, `;`, a tab, a quote or a line end, ' +
+    "and a `'` before `=`, `+`, `-`, `@`, a tab or a CR at the start of a field or after one of those.",
   examples: [
     '\uFEFFid,name,description,Layout: status,Layout: assignees,Layout: due\r\n12,SH010,,todo,anna; boris,2026-12-31T00:00:00.000Z\r\n',
   ],
@@ -141,11 +143,11 @@ export const csvRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) 
         tags: ['units'],
         summary: 'Create units from a CSV file, all or nothing (Member and above); `dry_run=true` only checks',
         description:
-          `${forbidden} Multipart fields \`file\` (CSV, UTF-8, comma or semicolon, up to 16 MB and 10,000 units), ` +
-          '`project`, `pipeline`, `dry_run`. Columns: `name` (required), `description`, `<stage>: assignees` ' +
-          '(usernames or e-mails of members, `;` or `,` between them), `<stage>: due`; `id` and `<stage>: status` ' +
-          'of an export are ignored, any other column is an error. A file with any error writes nothing and ' +
-          'answers 400 with this same body, `created: 0` and every problem (the first 200) by line.',
+          `${forbidden} Multipart fields \`file\` (CSV, UTF-8, comma or semicolon, up to 10,000 units and ` +
+          '16 MB, 413 above), `project`, `pipeline`, `dry_run`. Columns: `name` (required), `description`, ' +
+          '`<stage>: assignees` (usernames or e-mails of members, `;` or `,` between them), `<stage>: due`; `id` ' +
+          'and `<stage>: status` of an export are ignored, any other column is an error. A file with any error ' +
+          'writes nothing and answers 400 with this same body, `created: 0` and every problem (the first 200) by line.',
         security: bearer,
         consumes: ['multipart/form-data'],
         body: ZImportForm,
@@ -153,14 +155,18 @@ export const csvRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) 
       },
     },
     async (request, reply) => {
-      const { file, fields } = await readUploadedForm(request, 'file');
+      const { file: table, fields } = await readUploadedForm(request, {
+        field: 'file',
+        maxBytes: Limits.csvImport.maxBytes,
+        read: (file) => readCsv(file, { maxRecords: Limits.csvImport.maxLines }),
+      });
       const parsed = ZUnitImportFields.safeParse(fields);
       if (!parsed.success) {
         const errors: Record<string, string[]> = {};
         for (const issue of parsed.error.issues) (errors[String(issue.path[0] ?? 'detail')] ??= []).push(issue.message);
         throw new FieldError(errors);
       }
-      const outcome = await importUnits(db, { userId: callerOf(request).id, fields: parsed.data, file });
+      const outcome = await importUnits(db, { userId: callerOf(request).id, fields: parsed.data, table });
       const body = present(request, outcome);
       if (body.errors.length > 0) return reply.status(400).send(body);
       return body;
