@@ -56,6 +56,12 @@ const ZEnv = z.object({
     .min(1, 'must be a whole number from 1 to 100000')
     .max(100_000, 'must be a whole number from 1 to 100000')
     .default(Limits.attachment.defaultMaxMb),
+  MAX_UPLOADS_IN_FLIGHT: z.coerce
+    .number({ error: 'must be a whole number from 1 to 1000' })
+    .int('must be a whole number from 1 to 1000')
+    .min(1, 'must be a whole number from 1 to 1000')
+    .max(1000, 'must be a whole number from 1 to 1000')
+    .default(4),
   WORKSPACE_QUOTA_MB: z.coerce
     .number({ error: 'must be a whole number from 1 to 100000000' })
     .int('must be a whole number from 1 to 100000000')
@@ -165,6 +171,8 @@ export type Config = {
   maxUploadBytes: number;
   /** The bytes of files one workspace may hold (WORKSPACE_QUOTA_MB). */
   workspaceQuotaBytes: number;
+  /** Uploads one user may have under way at once in this process; one more is 429 (MAX_UPLOADS_IN_FLIGHT). */
+  maxUploadsInFlight: number;
   /** Object storage for files; unset, files are kept in the database (docs/files.md). */
   s3Url: string | undefined;
   logLevel: Env['LOG_LEVEL'];
@@ -210,6 +218,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxQueuedRequests: e.MAX_QUEUED_REQUESTS,
     maxUploadBytes: e.MAX_UPLOAD_MB * 1024 * 1024,
     workspaceQuotaBytes: e.WORKSPACE_QUOTA_MB * 1024 * 1024,
+    maxUploadsInFlight: e.MAX_UPLOADS_IN_FLIGHT,
     s3Url: e.S3_URL,
     logLevel: e.LOG_LEVEL,
     env: e.NODE_ENV,

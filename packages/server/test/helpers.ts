@@ -98,6 +98,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     maxQueuedRequests: 1000,
     maxUploadBytes: 100 * 1024 * 1024,
     workspaceQuotaBytes: 5_000 * 1024 * 1024,
+    maxUploadsInFlight: 4,
     s3Url: undefined,
     logLevel: 'silent',
     env: 'test',
