@@ -105,7 +105,8 @@ describe('images (docs/files.md, "Images")', () => {
         const made = (
           await next.app.inject({ method: 'GET', url: `/api/attachments/${file.id}/`, headers: team.guest.headers })
         ).json<TAttachment>();
-        expect(made).toMatchObject({ thumbnail_pending: false, thumbnail_url: expect.stringMatching(/thumbnail/) });
+        expect(made.thumbnail_pending).toBe(false);
+        expect(made.thumbnail_url).toMatch(/\/thumbnail\//);
       } finally {
         await next.close();
       }
