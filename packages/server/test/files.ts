@@ -109,7 +109,7 @@ let bomb: Promise<Buffer> | undefined;
  */
 export function imageBomb(): Promise<Buffer> {
   bomb ??= sharp({ create: { width: 10_000, height: 10_000, channels: 3, background: '#fafafa' } })
-    .png({ progressive: true, compressionLevel: 9 })
+    .png({ progressive: true, compressionLevel: 6 })
     .toBuffer();
   return bomb;
 }

@@ -13,7 +13,8 @@ let mailbox: Mailbox;
 let t: TestApp;
 
 beforeAll(async () => {
-  [database, mailbox] = await Promise.all([createTestDatabase(), startMailbox()]);
+  // The image bomb takes seconds to make: made once, beside the database.
+  [database, mailbox] = await Promise.all([createTestDatabase(), startMailbox(), imageBomb()]);
   t = await buildTestApp({ database, config: { smtpUrl: mailbox.url }, authLimits: relaxedLimits });
 });
 afterAll(async () => {
