@@ -131,10 +131,14 @@ export async function buildApp({
   await app.register(authenticatePlugin, { db: database.db, keys, sessionCache });
   const storage = createStorage({ db: database.db, s3Url: config.s3Url });
   app.addHook('onClose', async () => storage.close());
-  // Thumbnails are made after the upload's answer; a start takes up those left waiting (docs/files.md).
+  // Thumbnails are made after the upload's answer; a start takes up those left waiting (docs/files.md),
+  // without holding up readiness: a database down at start is the health check's to report.
   const thumbnails = createThumbnailQueue({ db: database.db, storage, log: app.log });
-  app.addHook('onReady', async () => {
-    await thumbnails.resume();
+  app.addHook('onReady', (done) => {
+    thumbnails
+      .resume()
+      .catch((error: unknown) => app.log.error({ err: error }, 'thumbnails left waiting were not taken up'));
+    done();
   });
   app.addHook('preClose', async () => thumbnails.stop());
   const files: FilesContext = {

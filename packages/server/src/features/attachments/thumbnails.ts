@@ -19,7 +19,7 @@ export type ThumbnailQueue = {
   add(item: QueuedThumbnail): void;
   /** Takes up the images queued before this process started (by one that stopped); answers how many. */
   resume(): Promise<number>;
-  /** Resolves when nothing is waiting or being made (tests). */
+  /** Resolves when nothing is waiting or being made, a `resume` under way included (tests). */
   idle(): Promise<void>;
   /** Takes no more and waits for the one being made. */
   stop(): Promise<void>;
@@ -42,6 +42,7 @@ export function createThumbnailQueue({
   let running = 0;
   let stopped = false;
   let idleWaiters: (() => void)[] = [];
+  let resuming: Promise<unknown> = Promise.resolve();
 
   const settle = () => {
     if (running > 0 || (waiting.length > 0 && !stopped)) return;
@@ -71,16 +72,21 @@ export function createThumbnailQueue({
       waiting.push(item);
       pump();
     },
-    async resume() {
-      const rows = await db
-        .select({ id: attachments.id, queuedAt: attachments.thumbnailQueuedAt })
-        .from(attachments)
-        .where(and(isNotNull(attachments.thumbnailQueuedAt), lt(attachments.thumbnailQueuedAt, startedAt)))
-        .orderBy(attachments.thumbnailQueuedAt);
-      for (const row of rows) this.add({ id: row.id, queuedAt: row.queuedAt! });
-      return rows.length;
+    resume() {
+      const run = (async () => {
+        const rows = await db
+          .select({ id: attachments.id, queuedAt: attachments.thumbnailQueuedAt })
+          .from(attachments)
+          .where(and(isNotNull(attachments.thumbnailQueuedAt), lt(attachments.thumbnailQueuedAt, startedAt)))
+          .orderBy(attachments.thumbnailQueuedAt);
+        for (const row of rows) this.add({ id: row.id, queuedAt: row.queuedAt! });
+        return rows.length;
+      })();
+      resuming = run.catch(() => undefined);
+      return run;
     },
-    idle() {
+    async idle() {
+      await resuming;
       return new Promise((resolve) => {
         idleWaiters.push(resolve);
         settle();
