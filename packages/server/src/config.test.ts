@@ -31,6 +31,7 @@ describe('loadConfig', () => {
       maxQueuedRequests: 1000,
       maxUploadBytes: 100 * 1024 * 1024,
       workspaceQuotaBytes: 5_000 * 1024 * 1024,
+      maxUploadsInFlight: 4,
       s3Url: undefined,
       logLevel: 'info',
       env: 'production',
