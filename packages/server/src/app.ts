@@ -22,7 +22,14 @@ import {
   type AuthContext,
   type AuthLimits,
 } from './features/auth';
-import { attachmentsRoutes, createStorage, type FileStorage } from './features/attachments';
+import {
+  attachmentsRoutes,
+  createStorage,
+  createThumbnailQueue,
+  type FileStorage,
+  type FilesContext,
+  type ThumbnailQueue,
+} from './features/attachments';
 import { digestsRoutes } from './features/digests';
 import { commentsRoutes } from './features/comments';
 import { csvRoutes } from './features/csv';
@@ -127,14 +134,27 @@ export async function buildApp({
   await app.register(authenticatePlugin, { db: database.db, keys, sessionCache });
   const storage = createStorage({ db: database.db, s3Url: config.s3Url });
   app.addHook('onClose', async () => storage.close());
-  const files = {
+  // Thumbnails are made after the upload's answer; a start takes up those left waiting (docs/files.md),
+  // without holding up readiness: a database down at start is the health check's to report.
+  const thumbnails = createThumbnailQueue({ db: database.db, storage, log: app.log });
+  app.addHook('onReady', (done) => {
+    thumbnails
+      .resume()
+      .catch((error: unknown) => app.log.error({ err: error }, 'thumbnails left waiting were not taken up'));
+    done();
+  });
+  app.addHook('preClose', async () => thumbnails.stop());
+  const files: FilesContext = {
     db: database.db,
     storage,
     keys,
     maxUploadBytes: config.maxUploadBytes,
     workspaceQuotaBytes: config.workspaceQuotaBytes,
+    maxUploadsInFlight: config.maxUploadsInFlight,
+    thumbnails,
   };
   app.decorate('fileStorage', storage);
+  app.decorate('thumbnails', thumbnails);
 
   await app.register(swagger, {
     openapi: {
@@ -251,6 +271,8 @@ declare module 'fastify' {
     webhookDispatcher: WebhookDispatcher;
     /** Where the bytes of files live (docs/files.md). */
     fileStorage: FileStorage;
+    /** Images waiting for their thumbnails in this process (tests wait for it to be idle). */
+    thumbnails: ThumbnailQueue;
     /** Requests running and waiting for a place now (docs/security.md, "Load"). */
     admission: ReturnType<typeof registerAdmission>;
   }

@@ -32,6 +32,7 @@ describe('loadConfig', () => {
       maxUploadBytes: 100 * 1024 * 1024,
       workspaceQuotaBytes: 5_000 * 1024 * 1024,
       maxOwnedWorkspaces: 10,
+      maxUploadsInFlight: 4,
       s3Url: undefined,
       logLevel: 'info',
       env: 'production',

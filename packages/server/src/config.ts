@@ -56,6 +56,12 @@ const ZEnv = z.object({
     .min(1, 'must be a whole number from 1 to 100000')
     .max(100_000, 'must be a whole number from 1 to 100000')
     .default(Limits.attachment.defaultMaxMb),
+  MAX_UPLOADS_IN_FLIGHT: z.coerce
+    .number({ error: 'must be a whole number from 1 to 1000' })
+    .int('must be a whole number from 1 to 1000')
+    .min(1, 'must be a whole number from 1 to 1000')
+    .max(1000, 'must be a whole number from 1 to 1000')
+    .default(4),
   WORKSPACE_QUOTA_MB: z.coerce
     .number({ error: 'must be a whole number from 1 to 100000000' })
     .int('must be a whole number from 1 to 100000000')
@@ -173,6 +179,8 @@ export type Config = {
   workspaceQuotaBytes: number;
   /** The workspaces one user may own (MAX_OWNED_WORKSPACES): the file quota is per workspace. */
   maxOwnedWorkspaces: number;
+  /** Uploads one user may have under way at once in this process; one more is 429 (MAX_UPLOADS_IN_FLIGHT). */
+  maxUploadsInFlight: number;
   /** Object storage for files; unset, files are kept in the database (docs/files.md). */
   s3Url: string | undefined;
   logLevel: Env['LOG_LEVEL'];
@@ -219,6 +227,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxUploadBytes: e.MAX_UPLOAD_MB * 1024 * 1024,
     workspaceQuotaBytes: e.WORKSPACE_QUOTA_MB * 1024 * 1024,
     maxOwnedWorkspaces: e.MAX_OWNED_WORKSPACES,
+    maxUploadsInFlight: e.MAX_UPLOADS_IN_FLIGHT,
     s3Url: e.S3_URL,
     logLevel: e.LOG_LEVEL,
     env: e.NODE_ENV,

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
+import sharp from 'sharp';
 import type { TAttachment } from '@stageline/shared';
 import { expect } from 'vitest';
 import type { TestApp } from './helpers';
@@ -98,4 +99,17 @@ export async function fileScene(t: TestApp, team: Team) {
   });
   const unit = await buildUnit(t, team.member, flow);
   return { flow, unit, task: taskAt(unit, flow, 0) };
+}
+
+let bomb: Promise<Buffer> | undefined;
+
+/**
+ * A 10,000 × 10,000 interlaced PNG of one colour: about 300 KB that would decode to 400 MB
+ * (docs/files.md, "Images"). Made once per test file (a few seconds).
+ */
+export function imageBomb(): Promise<Buffer> {
+  bomb ??= sharp({ create: { width: 10_000, height: 10_000, channels: 3, background: '#fafafa' } })
+    .png({ progressive: true, compressionLevel: 6 })
+    .toBuffer();
+  return bomb;
 }

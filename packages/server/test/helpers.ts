@@ -99,6 +99,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     maxUploadBytes: 100 * 1024 * 1024,
     workspaceQuotaBytes: 5_000 * 1024 * 1024,
     maxOwnedWorkspaces: 10,
+    maxUploadsInFlight: 4,
     s3Url: undefined,
     logLevel: 'silent',
     env: 'test',

@@ -82,6 +82,21 @@ export function zIdList(max: number) {
     .pipe(z.array(z.number().int().min(1).max(Limits.maxId)).max(max));
 }
 
-/** A trimmed name of a workspace, project, pipeline, stage or unit. */
-export const ZName = z.string().trim().min(Limits.name.min).max(Limits.name.max);
+/**
+ * Unicode bidi controls (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C) and zero-width
+ * characters (U+200B–U+200D, U+2060, U+FEFF): invisible, yet they reorder or hide what a name shows
+ * (`ev\u202Egnp.exe` reads as `evexe.png`; docs/security.md, "Names").
+ */
+const invisibles = /[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C\u200B-\u200D\u2060\uFEFF]/g;
+
+/** A name without the invisible characters that would make it show as something else. */
+export function stripInvisibles(text: string): string {
+  return text.replace(invisibles, '');
+}
+
+/**
+ * A name of a workspace, project, pipeline, stage or unit: without bidi and zero-width characters,
+ * trimmed. The one normaliser of record names; the batch template and CSV import use it too.
+ */
+export const ZName = z.string().overwrite(stripInvisibles).trim().min(Limits.name.min).max(Limits.name.max);
 export const ZDescription = z.string().max(Limits.description.max);

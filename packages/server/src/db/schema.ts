@@ -907,6 +907,11 @@ export const attachments = pgTable(
     storageKey: varchar('storage_key', { length: 128 }).notNull(),
     /** A WebP of at most 320 px for images; small, so kept in the row. */
     thumbnail: bytea('thumbnail'),
+    /**
+     * Set while an image waits for its thumbnail (made after the upload's answer, docs/files.md);
+     * the queue claims a row by moving it, and a process starting takes up the rows left waiting.
+     */
+    thumbnailQueuedAt: at('thumbnail_queued_at'),
     createdAt: at('created_at').notNull().defaultNow(),
     completedAt: at('completed_at'),
   },
@@ -915,6 +920,9 @@ export const attachments = pgTable(
     index('attachments_unit_id_idx').on(t.unitId),
     index('attachments_comment_id_idx').on(t.commentId),
     index('attachments_workspace_id_idx').on(t.workspaceId),
+    index('attachments_thumbnail_queued_idx')
+      .on(t.thumbnailQueuedAt)
+      .where(sql`${t.thumbnailQueuedAt} is not null`),
     check('attachments_target_check', sql`num_nonnulls(${t.taskId}, ${t.unitId}, ${t.commentId}) <= 1`),
   ],
 );

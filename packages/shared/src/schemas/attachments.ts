@@ -36,6 +36,12 @@ export const ZAttachment = z.object({
   content_url: z.string(),
   /** A small WebP of an image, when one could be made. */
   thumbnail_url: z.string().nullable(),
+  /**
+   * The thumbnail is being made after the upload (docs/files.md): a live `files` event with action
+   * `updated` says when it is done. False with no `thumbnail_url`: none could be made (too large,
+   * unreadable), and the list shows an icon rather than load the whole image.
+   */
+  thumbnail_pending: z.boolean(),
   abilities: z.object({ delete: z.boolean() }),
 });
 export type TAttachment = z.infer<typeof ZAttachment>;

@@ -91,10 +91,13 @@ export const ZLiveEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('task'), data: ZTaskEvent }),
   z.object({ type: z.literal('comment'), data: ZCommentEvent }),
   z.object({ type: z.literal('units'), data: z.object({ pipeline: z.number().int(), project: z.number().int() }) }),
-  /** A file was attached or deleted in the workspace (docs/files.md): file lists and matrix counts refetch. */
+  /**
+   * A file was attached, got its thumbnail (`updated`) or was deleted in the workspace (docs/files.md):
+   * file lists and matrix counts refetch.
+   */
   z.object({
     type: z.literal('files'),
-    data: z.object({ id: z.number().int(), action: z.enum(['created', 'deleted']) }),
+    data: z.object({ id: z.number().int(), action: z.enum(['created', 'updated', 'deleted']) }),
   }),
   z.object({ type: z.literal('reset'), data: z.object({}) }),
 ]);

@@ -16,5 +16,7 @@ export const ZPublicConfig = z.object({
   publicUrl: z.string().nullable(),
   /** MAX_UPLOAD_MB: the web app refuses larger files before sending them (docs/files.md). */
   maxUploadMb: z.number().int(),
+  /** MAX_UPLOADS_IN_FLIGHT: uploads of one person at once; the web app sends no more (docs/files.md). */
+  maxUploadsInFlight: z.number().int(),
 });
 export type TPublicConfig = z.infer<typeof ZPublicConfig>;

@@ -3,7 +3,7 @@ import { IterationOutcomes, ReviewModes, TaskActionTypes, TaskStatuses } from '.
 import { ZTaskAbilities } from './abilities';
 import { ZRole } from './workspaces';
 import { Limits } from '../limits';
-import { ZDescription, ZId, zIdList, ZName, ZOffset, ZPageLimit } from '../validation';
+import { stripInvisibles, ZDescription, ZId, zIdList, ZName, ZOffset, ZPageLimit } from '../validation';
 import { ZTaskTeams, ZTaskTeamsPatch, ZTeamRef } from './teams';
 
 /**
@@ -88,6 +88,7 @@ export const ZBatchUnits = z.object({
   pipeline: z.number().int().positive(),
   template: z
     .string()
+    .overwrite(stripInvisibles)
     .trim()
     .min(1)
     .max(Limits.name.max)

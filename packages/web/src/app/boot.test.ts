@@ -9,6 +9,7 @@ const config = (overrides: Record<string, unknown> = {}) => ({
   debug: false,
   publicUrl: null,
   maxUploadMb: 100,
+  maxUploadsInFlight: 4,
   ...overrides,
 });
 

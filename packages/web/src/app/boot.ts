@@ -52,7 +52,7 @@ export async function boot(fetchImpl: typeof fetch = fetch): Promise<TPublicConf
   }
   useShellStore.getState().setMaintenance(config.maintenance);
   setDebug(config.debug);
-  setUploadLimit(config.maxUploadMb);
+  setUploadLimit(config.maxUploadMb, config.maxUploadsInFlight);
   // Unsaved diagrams older than 15 days go, unless in maintenance (docs/rules.md §Web).
   purgeStalePipelineStates({ maintenance: useShellStore.getState().maintenance });
   return config;

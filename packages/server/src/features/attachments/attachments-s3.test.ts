@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { HeadObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
+import type { TAttachment } from '@stageline/shared';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { relaxedLimits } from '../../../test/accounts';
 import { attach, fileScene, mp4Head } from '../../../test/files';
@@ -67,8 +68,10 @@ test('with S3_URL the bytes live in the bucket: upload in parts, thumbnail, Rang
     .jpeg()
     .toBuffer();
   const photo = await attach(t, team.guest, { unit: unit.id }, { name: 'ref.jpg', data: image });
-  expect(photo).toMatchObject({ content_type: 'image/jpeg', preview: 'image' });
-  const thumbnail = await t.app.inject({ method: 'GET', url: photo.thumbnail_url! });
+  expect(photo).toMatchObject({ content_type: 'image/jpeg', preview: 'image', thumbnail_pending: true });
+  await t.app.thumbnails.idle();
+  const made = (await as(t, team.guest)('GET', `/api/attachments/${photo.id}/`)).json<TAttachment>();
+  const thumbnail = await t.app.inject({ method: 'GET', url: made.thumbnail_url! });
   expect(await sharp(thumbnail.rawPayload).metadata()).toMatchObject({ format: 'webp', width: 320 });
 
   expect((await as(t, team.member)('DELETE', `/api/attachments/${file.id}/`)).statusCode).toBe(204);

@@ -58,6 +58,8 @@ describe('attachments', () => {
       comment: null,
       round: 1,
       preview: 'image',
+      thumbnail_url: null,
+      thumbnail_pending: true,
       abilities: { delete: true },
     });
     expect(file.content_url).toMatch(/^\/api\/attachments\/\d+\/content\/\?token=/);
@@ -69,7 +71,12 @@ describe('attachments', () => {
     expect(bytes.headers['content-disposition']).toMatch(/^inline; filename=".*"; filename\*=UTF-8''/);
     expect(bytes.headers['content-disposition']).toContain(encodeURIComponent('Раскадровка'));
     expect(bytes.headers['x-content-type-options']).toBe('nosniff');
-    const thumbnail = await fetchUrl(file.thumbnail_url!);
+    // The thumbnail is made after the answer (docs/files.md, "Images").
+    await t.app.thumbnails.idle();
+    const made = (await as(t, team.guest)('GET', `/api/attachments/${file.id}/`)).json<TAttachment>();
+    expect(made.thumbnail_pending).toBe(false);
+    expect(made.thumbnail_url).toMatch(/\/thumbnail\//);
+    const thumbnail = await fetchUrl(made.thumbnail_url!);
     expect(thumbnail.statusCode).toBe(200);
     expect(thumbnail.headers['content-type']).toBe('image/webp');
     expect(await sharp(thumbnail.rawPayload).metadata()).toMatchObject({ format: 'webp', width: 320, height: 240 });
@@ -85,6 +92,7 @@ describe('attachments', () => {
       content_type: 'text/plain',
       preview: null,
       thumbnail_url: null,
+      thumbnail_pending: false,
       unit: unit.id,
       round: null,
     });

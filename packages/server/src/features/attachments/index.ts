@@ -1,4 +1,6 @@
-/** What other features and the app use of files: the routes, the storage and the sweep job. */
+/** What other features and the app use of files: the routes, the storage, thumbnails, image limits and the sweep job. */
 export { attachmentsRoutes } from './routes';
 export { createStorage, type FileStorage } from './storage';
 export { sweepAttachments, type FilesContext } from './service';
+export { createThumbnailQueue, type ThumbnailQueue } from './thumbnails';
+export { decodeImage, declaredPixels, ImageLimits } from './images';

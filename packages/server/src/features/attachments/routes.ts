@@ -12,7 +12,7 @@ import {
   ZIdParams,
 } from '@stageline/shared';
 import { AppError, FieldError } from '../../http/errors';
-import { callerOf } from '../auth';
+import { callerOf, type AuthUser } from '../auth';
 import { isInline } from './content-type';
 import {
   deleteAttachment,
@@ -72,19 +72,57 @@ async function* untruncated(stream: Readable & { truncated?: boolean }): AsyncGe
   if (stream.truncated) throw Object.assign(new Error('File too large'), { statusCode: 413 });
 }
 
+/**
+ * Uploads under way per user in this process (docs/files.md, "Limits"): uploads skip the admission
+ * queue, so one person sending many at once would hold the server's connections and CPU. Past `max`,
+ * 429. With several processes on one database each counts its own (docs/decisions.md, entry 144).
+ */
+function uploadCounter(max: number) {
+  const counts = new Map<number, number>();
+  return {
+    /** Counts an upload of `userId`; answers the function that ends it. */
+    take(userId: number): () => void {
+      const count = counts.get(userId) ?? 0;
+      if (count >= max) {
+        throw new AppError(
+          'rate_limited',
+          'Wait for your other uploads to finish: at most {{count}} at once.',
+          { count: max },
+          { 'retry-after': '5' },
+        );
+      }
+      counts.set(userId, count + 1);
+      let done = false;
+      return () => {
+        if (done) return;
+        done = true;
+        const left = (counts.get(userId) ?? 1) - 1;
+        if (left > 0) counts.set(userId, left);
+        else counts.delete(userId);
+      };
+    },
+  };
+}
+
 /** Files on tasks, units and comments (docs/files.md). */
 export const attachmentsRoutes: FastifyPluginAsyncZod<{ ctx: FilesContext }> = async (app, { ctx }) => {
   await app.register(multipart, {
     limits: { fileSize: ctx.maxUploadBytes, files: 1, fields: 5, fieldSize: 100 },
   });
   const signedIn = { onRequest: app.authenticate };
+  const uploadsInFlight = uploadCounter(ctx.maxUploadsInFlight);
 
-  /** The reader of a content URL: its `?token=` when it has one (for `<img>`, `<video>`), else the bearer. */
+  /**
+   * The reader of a content URL: its `?token=` when it has one (for `<img>`, `<video>`), while the
+   * session that asked for it is live; else the bearer.
+   */
   async function readerOf(request: FastifyRequest, attachmentId: number, token: string | undefined): Promise<number> {
     if (token !== undefined) {
-      const userId = verifyFileToken(ctx.keys, token, attachmentId);
-      if (userId === null) throw new AppError('token_not_valid', 'This link to the file has expired. Reload the page.');
-      return userId;
+      const signed = verifyFileToken(ctx.keys, token, attachmentId);
+      const live = signed && (signed.sessionId === 0 || (await app.isSessionLive(signed)));
+      if (!signed || !live)
+        throw new AppError('token_not_valid', 'This link to the file has expired. Reload the page.');
+      return signed.userId;
     }
     await app.authenticate(request);
     return callerOf(request).id;
@@ -97,7 +135,7 @@ export const attachmentsRoutes: FastifyPluginAsyncZod<{ ctx: FilesContext }> = a
       schema: {
         tags,
         summary: 'Attach a file to a task, a unit or a comment (multipart: `task`, `unit` or `comment`, then `file`)',
-        description: `${hidden} The target field must come before \`file\`. The type is detected from the bytes. 413 past MAX_UPLOAD_MB or the workspace's WORKSPACE_QUOTA_MB. Attaching to a comment is its author's alone.`,
+        description: `${hidden} The target field must come before \`file\`. The type is detected from the bytes. 413 past MAX_UPLOAD_MB or the workspace's WORKSPACE_QUOTA_MB; 429 past MAX_UPLOADS_IN_FLIGHT uploads of one user at once. An image's thumbnail is made after the answer (\`thumbnail_pending\`). Attaching to a comment is its author's alone.`,
         consumes: ['multipart/form-data'],
         security: bearer,
         response: { 201: ZAttachment },
@@ -105,45 +143,56 @@ export const attachmentsRoutes: FastifyPluginAsyncZod<{ ctx: FilesContext }> = a
     },
     async (request, reply) => {
       if (!request.isMultipart()) throw new AppError('unsupported_media_type');
-      const userId = callerOf(request).id;
-      let file;
+      const caller = callerOf(request);
+      const release = uploadsInFlight.take(caller.id);
       try {
-        file = await request.file();
-      } catch (error) {
-        if ((error as { statusCode?: unknown }).statusCode === 413) throw fileTooLarge(ctx);
-        throw new AppError('bad_request', 'The upload is not a valid multipart form.');
-      }
-      if (!file || file.fieldname !== 'file') throw new AppError('bad_request', 'Choose a file to upload.');
-      const fields: Record<string, string> = {};
-      for (const [name, value] of Object.entries(file.fields)) {
-        const first = Array.isArray(value) ? value[0] : value;
-        if (first && first.type === 'field' && typeof first.value === 'string') fields[name] = first.value;
-      }
-      const target = ZAttachmentTarget.safeParse(fields);
-      if (!target.success) {
-        file.file.resume();
-        throw new FieldError({ task: ['Files belong to a task, a unit or a comment'] });
-      }
-      try {
-        const stored = await storeAttachment(ctx, {
-          userId,
-          target: target.data,
-          name: file.filename,
-          body: Readable.from(untruncated(file.file), { objectMode: false }),
-        });
-        return reply.status(201).send(stored);
-      } catch (error) {
-        file.file.resume();
-        if (error instanceof AppError || error instanceof FieldError) throw error;
-        const status = (error as { statusCode?: unknown }).statusCode;
-        if (status === 413) throw fileTooLarge(ctx);
-        if (typeof status === 'number' && status >= 400 && status < 500) {
-          throw new AppError('bad_request', 'The upload is not a valid multipart form.');
-        }
-        throw error;
+        return await receive(request, reply, caller);
+      } finally {
+        release();
       }
     },
   );
+
+  /** Reads the multipart upload of a POST and stores its file. */
+  async function receive(request: FastifyRequest, reply: FastifyReply, { id: userId, sessionId }: AuthUser) {
+    let file;
+    try {
+      file = await request.file();
+    } catch (error) {
+      if ((error as { statusCode?: unknown }).statusCode === 413) throw fileTooLarge(ctx);
+      throw new AppError('bad_request', 'The upload is not a valid multipart form.');
+    }
+    if (!file || file.fieldname !== 'file') throw new AppError('bad_request', 'Choose a file to upload.');
+    const fields: Record<string, string> = {};
+    for (const [name, value] of Object.entries(file.fields)) {
+      const first = Array.isArray(value) ? value[0] : value;
+      if (first && first.type === 'field' && typeof first.value === 'string') fields[name] = first.value;
+    }
+    const target = ZAttachmentTarget.safeParse(fields);
+    if (!target.success) {
+      file.file.resume();
+      throw new FieldError({ task: ['Files belong to a task, a unit or a comment'] });
+    }
+    try {
+      const stored = await storeAttachment(ctx, {
+        userId,
+        sessionId,
+        target: target.data,
+        name: file.filename,
+        body: Readable.from(untruncated(file.file), { objectMode: false }),
+      });
+      return reply.status(201).send(stored);
+    } catch (error) {
+      file.file.resume();
+      if (error instanceof AppError || error instanceof FieldError) throw error;
+      const status = (error as { statusCode?: unknown }).statusCode;
+      if (status === 413) throw fileTooLarge(ctx);
+      if (typeof status === 'number' && status >= 400 && status < 500) {
+        throw new AppError('bad_request', 'The upload is not a valid multipart form.');
+      }
+      throw error;
+    }
+  }
 
   app.get(
     '/attachments/',
@@ -158,7 +207,10 @@ export const attachmentsRoutes: FastifyPluginAsyncZod<{ ctx: FilesContext }> = a
         response: { 200: ZAttachmentList },
       },
     },
-    async (request) => listAttachments(ctx, { userId: callerOf(request).id, query: request.query }),
+    async (request) => {
+      const { id: userId, sessionId } = callerOf(request);
+      return listAttachments(ctx, { userId, sessionId, query: request.query });
+    },
   );
 
   app.get(
@@ -174,7 +226,10 @@ export const attachmentsRoutes: FastifyPluginAsyncZod<{ ctx: FilesContext }> = a
         response: { 200: ZAttachment },
       },
     },
-    async (request) => getAttachment(ctx, { userId: callerOf(request).id, attachmentId: request.params.id }),
+    async (request) => {
+      const { id: userId, sessionId } = callerOf(request);
+      return getAttachment(ctx, { userId, sessionId, attachmentId: request.params.id });
+    },
   );
 
   app.delete(

@@ -1,15 +1,23 @@
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { and, asc, eq, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
-import { personName, type TAttachment, type TAttachmentTarget, type TUserRef } from '@stageline/shared';
+import {
+  personName,
+  stripInvisibles,
+  type TAttachment,
+  type TAttachmentTarget,
+  type TUserRef,
+} from '@stageline/shared';
 import { schema, type Db } from '../../db';
 import { AppError } from '../../http/errors';
 import type { TokenKeys } from '../auth';
 import { publish } from '../events';
 import type { Actor } from '../workspaces';
 import { detectContentType, previewOf, sniffBytes } from './content-type';
+import { declaredPixels, ImageLimits } from './images';
 import { authorizeAttachment, authorizeTarget, mayDelete, type AttachmentRow } from './policy';
 import type { FileStorage } from './storage';
+import type { ThumbnailQueue } from './thumbnails';
 import { signFileToken } from './tokens';
 
 const { attachments, comments, users } = schema;
@@ -21,7 +29,14 @@ export type FilesContext = {
   keys: TokenKeys;
   maxUploadBytes: number;
   workspaceQuotaBytes: number;
+  /** Uploads one user may have under way at once in this process (MAX_UPLOADS_IN_FLIGHT). */
+  maxUploadsInFlight: number;
+  /** Where images wait for their thumbnails. */
+  thumbnails: ThumbnailQueue;
 };
+
+/** Who asks: the user, and the session their file links are bound to (0 for an API token). */
+export type FilesCaller = { userId: number; sessionId: number };
 
 const mb = (bytes: number) => Math.round(bytes / (1024 * 1024));
 
@@ -45,12 +60,14 @@ async function usedBytes(db: Db, workspaceId: number): Promise<number> {
   return Number(row?.used ?? 0);
 }
 
-/** A file name as stored: no path, no control characters, at most 255 characters, never empty. */
+/**
+ * A file name as stored: no path, no control, bidi or zero-width characters (which could show
+ * `ev\u202Egnp.exe` as `evexe.png`), at most 255 characters, never empty.
+ */
 export function cleanFileName(name: string | undefined): string {
   const base = (name ?? '').split(/[\\/]/).pop() ?? '';
   const clean = [
-    ...base
-      .normalize('NFC')
+    ...stripInvisibles(base.normalize('NFC'))
       .replace(/\p{Cc}/gu, '')
       .trim(),
   ]
@@ -62,16 +79,18 @@ export function cleanFileName(name: string | undefined): string {
 /**
  * Stores an upload (docs/files.md): checks the target and the quota first, detects the type from the
  * first bytes, streams the rest into storage counting bytes (413 past the workspace's room), and
- * makes a thumbnail of an image. A failed upload leaves nothing behind.
+ * queues the thumbnail of an image whose header declares no more than `ImageLimits.maxPixels`: it is
+ * made after the answer (docs/files.md, "Images"). A failed upload leaves nothing behind.
  */
 export async function storeAttachment(
   ctx: FilesContext,
   {
     userId,
+    sessionId,
     target,
     name,
     body,
-  }: { userId: number; target: TAttachmentTarget; name: string | undefined; body: Readable },
+  }: FilesCaller & { target: TAttachmentTarget; name: string | undefined; body: Readable },
 ): Promise<TAttachment> {
   const { db, storage } = ctx;
   const { actor, place } = await authorizeTarget(db, { userId, target, action: 'create' });
@@ -84,6 +103,7 @@ export async function storeAttachment(
     .values({ ...place, authorId: userId, name: cleanFileName(name), storageKey: key })
     .returning();
   let contentType = 'application/octet-stream';
+  let thumbnailQueuedAt: Date | null = null;
   try {
     const iterator = (body as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
     const head: Buffer[] = [];
@@ -100,6 +120,11 @@ export async function storeAttachment(
     }
     const first = Buffer.concat(head);
     contentType = await detectContentType(first);
+    // An image gets a thumbnail unless its header already says it is too large (most formats put
+    // their size in the first bytes; a JPEG's may come later, and the queue reads it there).
+    if (previewOf(contentType) === 'image' && ((await declaredPixels(first)) ?? 0) <= ImageLimits.maxPixels) {
+      thumbnailQueuedAt = new Date();
+    }
     let seen = 0;
     const counted = async function* () {
       for (let piece: Buffer = first, done = ended; ;) {
@@ -119,35 +144,20 @@ export async function storeAttachment(
       await tx.execute(sql`select 1 from ${schema.workspaces} where id = ${place.workspaceId} for update`);
       await tx.update(attachments).set({ size }).where(eq(attachments.id, row!.id));
       if ((await usedBytes(tx, place.workspaceId)) > ctx.workspaceQuotaBytes) throw quotaFull(ctx);
-      await tx.update(attachments).set({ contentType, completedAt: new Date() }).where(eq(attachments.id, row!.id));
+      await tx
+        .update(attachments)
+        .set({ contentType, completedAt: new Date(), thumbnailQueuedAt })
+        .where(eq(attachments.id, row!.id));
     });
   } catch (error) {
     await storage.delete(key).catch(() => undefined);
     await db.delete(attachments).where(eq(attachments.id, row!.id));
     throw error;
   }
-  if (previewOf(contentType) === 'image') {
-    const thumbnail = await makeThumbnail(storage, key);
-    if (thumbnail) await db.update(attachments).set({ thumbnail }).where(eq(attachments.id, row!.id));
-  }
   await publish(db, { workspace: place.workspaceId }, { type: 'files', data: { id: row!.id, action: 'created' } });
   const [stored] = await db.select().from(attachments).where(eq(attachments.id, row!.id));
-  return (await present(ctx, actor, [stored!]))[0]!;
-}
-
-/** A WebP of at most 320 px of an image, or null when sharp cannot read it (a broken or huge file). */
-async function makeThumbnail(storage: FileStorage, key: string): Promise<Buffer | null> {
-  const { default: sharp } = await import('sharp');
-  try {
-    const resize = sharp({ limitInputPixels: 100_000_000, failOn: 'error' })
-      .rotate()
-      .resize(320, 320, { fit: 'inside', withoutEnlargement: true })
-      .webp({ quality: 75 });
-    (await storage.get(key)).pipe(resize);
-    return await resize.toBuffer();
-  } catch {
-    return null;
-  }
+  if (thumbnailQueuedAt) ctx.thumbnails.add({ id: row!.id, queuedAt: thumbnailQueuedAt });
+  return (await present(ctx, { actor, sessionId }, [stored!]))[0]!;
 }
 
 async function peopleOf(db: Db, ids: number[]): Promise<Map<number, TUserRef>> {
@@ -160,14 +170,18 @@ async function peopleOf(db: Db, ids: number[]): Promise<Map<number, TUserRef>> {
   return new Map(rows.map((u) => [u.id, { id: u.id, name: personName(u), username: u.username }]));
 }
 
-/** Files as the API shows them, with URLs signed for the caller. */
-async function present(ctx: FilesContext, actor: Actor, rows: AttachmentRow[]): Promise<TAttachment[]> {
+/** Files as the API shows them, with URLs signed for the caller's session. */
+async function present(
+  ctx: FilesContext,
+  { actor, sessionId }: { actor: Actor; sessionId: number },
+  rows: AttachmentRow[],
+): Promise<TAttachment[]> {
   const people = await peopleOf(
     ctx.db,
     rows.flatMap((r) => (r.authorId !== null ? [r.authorId] : [])),
   );
   return rows.map((row): TAttachment => {
-    const token = signFileToken(ctx.keys, { userId: actor.userId, attachmentId: row.id });
+    const token = signFileToken(ctx.keys, { userId: actor.userId, sessionId, attachmentId: row.id });
     const base = `/api/attachments/${row.id}`;
     return {
       id: row.id,
@@ -183,6 +197,7 @@ async function present(ctx: FilesContext, actor: Actor, rows: AttachmentRow[]): 
       preview: previewOf(row.contentType),
       content_url: `${base}/content/?token=${token}`,
       thumbnail_url: row.thumbnail ? `${base}/thumbnail/?token=${token}` : null,
+      thumbnail_pending: row.thumbnailQueuedAt !== null,
       abilities: { delete: mayDelete(actor, row) },
     };
   });
@@ -193,7 +208,7 @@ async function present(ctx: FilesContext, actor: Actor, rows: AttachmentRow[]): 
  */
 export async function listAttachments(
   ctx: FilesContext,
-  { userId, query }: { userId: number; query: { task?: number; unit?: number } },
+  { userId, sessionId, query }: FilesCaller & { query: { task?: number; unit?: number } },
 ) {
   const { actor } = await authorizeTarget(ctx.db, { userId, target: query, action: 'view' });
   const direct = query.task !== undefined ? eq(attachments.taskId, query.task) : eq(attachments.unitId, query.unit!);
@@ -209,16 +224,16 @@ export async function listAttachments(
     .from(attachments)
     .where(and(isNotNull(attachments.completedAt), or(direct, ofComments)))
     .orderBy(asc(attachments.createdAt), asc(attachments.id));
-  const results = await present(ctx, actor, rows);
+  const results = await present(ctx, { actor, sessionId }, rows);
   return { count: results.length, results };
 }
 
 export async function getAttachment(
   ctx: FilesContext,
-  { userId, attachmentId }: { userId: number; attachmentId: number },
+  { userId, sessionId, attachmentId }: FilesCaller & { attachmentId: number },
 ) {
   const { actor, attachment } = await authorizeAttachment(ctx.db, { userId, attachmentId, action: 'view' });
-  return (await present(ctx, actor, [attachment]))[0]!;
+  return (await present(ctx, { actor, sessionId }, [attachment]))[0]!;
 }
 
 /** Deletes a file and its bytes (one file: quick enough to do in the request). */

@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { Limits, type TUnitImportFields } from '@stageline/shared';
+import { Limits, stripInvisibles, type TUnitImportFields } from '@stageline/shared';
 import { schema, type Db } from '../../db';
 import { loadGraph } from '../tasks';
 import { authorizeNewUnit, createImportedUnits, type ImportedUnit } from '../units';
@@ -176,7 +176,7 @@ export async function importUnits(
         case 'ignored':
           return;
         case 'name': {
-          unit.name = cell.trim();
+          unit.name = stripInvisibles(cell).trim();
           if (unit.name === '') problem('Name is required.');
           else if (unit.name.length > Limits.name.max)
             problem('The name is longer than {{max}} characters.', { max: Limits.name.max });

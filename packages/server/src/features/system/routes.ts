@@ -50,6 +50,7 @@ export const systemRoutes: FastifyPluginAsyncZod<Options> = async (app, { config
       debug: config.debug,
       publicUrl: config.publicUrl ?? null,
       maxUploadMb: Math.floor(config.maxUploadBytes / (1024 * 1024)),
+      maxUploadsInFlight: config.maxUploadsInFlight,
     }),
   );
 };

@@ -73,6 +73,7 @@ describe('GET /api/config/', () => {
         debug: false,
         publicUrl: null,
         maxUploadMb: 100,
+        maxUploadsInFlight: 4,
       });
     } finally {
       await t.close();

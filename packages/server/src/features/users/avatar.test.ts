@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import sharp from 'sharp';
+import { Limits } from '@stageline/shared';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Database } from '../../db';
 import { bearer, relaxedLimits, signUp } from '../../../test/accounts';
 import { buildTestApp, createTestDatabase, type TestApp } from '../../../test/helpers';
+import { imageBomb } from '../../../test/files';
 import { startMailbox, type Mailbox } from '../../../test/mailbox';
 
 let database: Database;
@@ -11,7 +13,8 @@ let mailbox: Mailbox;
 let t: TestApp;
 
 beforeAll(async () => {
-  [database, mailbox] = await Promise.all([createTestDatabase(), startMailbox()]);
+  // The image bomb takes seconds to make: made once, beside the database.
+  [database, mailbox] = await Promise.all([createTestDatabase(), startMailbox(), imageBomb()]);
   t = await buildTestApp({ database, config: { smtpUrl: mailbox.url }, authLimits: relaxedLimits });
 });
 afterAll(async () => {
@@ -110,6 +113,24 @@ describe('avatar', () => {
 
     const gif = Buffer.from('GIF89a\x01\x00\x01\x00\x00\x00\x00;', 'latin1');
     expect((await upload(account.tokens, gif, { filename: 'a.gif', type: 'image/gif' })).statusCode).toBe(400);
+  });
+
+  test('an image bomb (a small file declaring 100 MP) is 400, translated, before anything is decoded', async () => {
+    const account = await signUp(t.app, mailbox);
+    const bomb = await imageBomb();
+    expect(bomb.length).toBeLessThan(Limits.avatar.maxBytes);
+    const body = multipart(bomb);
+    const refused = await t.app.inject({
+      method: 'POST',
+      url: '/api/users/me/avatar/',
+      payload: body.payload,
+      headers: { ...bearer(account.tokens), ...body.headers, 'accept-language': 'ru' },
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toEqual({
+      code: 'bad_request',
+      detail: 'Изображение слишком большое: не больше 25 мегапикселей.',
+    });
   });
 
   test('a missing file field is 400; a JSON body is 415', async () => {

@@ -1,6 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { schema, type Db } from '../../db';
 import { AppError } from '../../http/errors';
+import { decodeImage, declaredPixels, ImageLimits } from '../attachments';
 
 /** Side of the square every avatar is re-encoded to. */
 export const avatarSize = 256;
@@ -20,19 +21,24 @@ export function sniffImageType(data: Buffer): 'png' | 'jpeg' | 'webp' | undefine
 const notAnImage = () => new AppError('bad_request', 'Upload a PNG, JPEG or WebP image.');
 
 /**
- * Re-encodes an upload to a 256×256 WebP: only PNG, JPEG and WebP by content, decoded with a pixel
- * cap against decompression bombs; the original bytes (and any metadata) are never stored.
+ * Re-encodes an upload to a 256×256 WebP: only PNG, JPEG and WebP by content, its size read from the
+ * header and refused past `ImageLimits.maxPixels` before anything is decoded (a small file can
+ * declare a huge image), then decoded in one of the process's few decoding places (docs/files.md,
+ * "Images"); the original bytes (and any metadata) are never stored.
  */
 export async function encodeAvatar(data: Buffer): Promise<Buffer> {
   if (!sniffImageType(data)) throw notAnImage();
-  // Loaded on the first upload: the heaviest module of the server, which a restart need not wait for.
-  const { default: sharp } = await import('sharp');
+  const pixels = await declaredPixels(data);
+  if (pixels === null) throw notAnImage();
+  if (pixels > ImageLimits.maxPixels) {
+    throw new AppError('bad_request', 'This image is too large: at most {{megapixels}} megapixels.', {
+      megapixels: ImageLimits.maxPixels / 1_000_000,
+    });
+  }
   try {
-    return await sharp(data, { limitInputPixels: 40_000_000, failOn: 'error' })
-      .rotate()
-      .resize(avatarSize, avatarSize, { fit: 'cover' })
-      .webp({ quality: 82 })
-      .toBuffer();
+    return await decodeImage(data, (image) =>
+      image.rotate().resize(avatarSize, avatarSize, { fit: 'cover' }).webp({ quality: 82 }).toBuffer(),
+    );
   } catch {
     throw notAnImage();
   }

@@ -31,6 +31,7 @@ const file = (over: Partial<TAttachment>): TAttachment => {
     preview: null,
     content_url: `/api/attachments/${id}/content/?token=t${id}`,
     thumbnail_url: null,
+    thumbnail_pending: false,
     abilities: { delete: false },
     ...over,
   };
@@ -62,6 +63,23 @@ function serveTask(role: TRole, files: TAttachment[]) {
 }
 
 describe('files on the task screen', () => {
+  it('an image waiting for its thumbnail says so, one without shows an icon; neither loads the whole image', async () => {
+    const waiting = file({ name: 'new.png', content_type: 'image/png', preview: 'image', thumbnail_pending: true });
+    const huge = file({ name: 'huge.png', content_type: 'image/png', preview: 'image' });
+    serveTask('member', [waiting, huge]);
+    renderAt('/app/tasks/50');
+
+    const panel = await screen.findByTestId('files-panel', {}, lazy);
+    await waitFor(() => expect(panel).toHaveAttribute('data-count', '2'));
+    const [first, second] = within(panel).getAllByTestId('attachment');
+    expect(within(first!).getByTestId('thumbnail-pending')).toHaveTextContent('Preparing the preview');
+    expect(within(second!).getByTestId('thumbnail-none')).toBeInTheDocument();
+    expect(within(panel).queryAllByRole('img')).toEqual([]);
+    // The lightbox still opens the image when asked.
+    fireEvent.click(within(second!).getByTestId('attachment-open'));
+    expect(await screen.findByTestId('lightbox-image')).toHaveAttribute('src', huge.content_url);
+  });
+
   it('shows each kind its way: image thumbnail and lightbox with zoom, video player, PDF in a tab, download', async () => {
     const image = file({
       name: 'Раскадровка.png',
@@ -79,6 +97,7 @@ describe('files on the task screen', () => {
       preview: 'image',
       task: null,
       comment: 90,
+      thumbnail_url: '/api/attachments/2/thumbnail/?token=y',
     });
     serveTask('member', [image, video, pdf, svg, onComment]);
     renderAt('/app/tasks/50');

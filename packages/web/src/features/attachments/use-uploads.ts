@@ -2,7 +2,7 @@ import { useCallback, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TAttachment } from '@stageline/shared';
 import { refreshAttachments, uploadFile, UploadError, type TUploadTarget } from './api';
-import { uploadLimitMb } from './upload-limit';
+import { takeUploadPlace, uploadLimitMb } from './upload-limit';
 
 /** One file on its way: how far it got, or why it failed. */
 export type TUpload = { key: number; name: string; progress: number; error: string | null };
@@ -40,7 +40,10 @@ export function useUploads() {
             return null;
           }
           setUploads((list) => [...list, { key, name: file.name, progress: 0, error: null }]);
+          // At most MAX_UPLOADS_IN_FLIGHT at once: the rest wait at 0 % (the server refuses more).
+          const free = await takeUploadPlace();
           try {
+            if (controller.signal.aborted) return null;
             const stored = await uploadFile(target, file, (progress) => patch(key, { progress }), controller.signal);
             remove(key);
             return stored;
@@ -50,6 +53,8 @@ export function useUploads() {
             patch(key, { error: message });
             controllers.current.delete(key);
             return null;
+          } finally {
+            free();
           }
         }),
       );

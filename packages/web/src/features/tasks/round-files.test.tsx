@@ -41,6 +41,7 @@ const file = (id: number, name: string, round: number): TAttachment => ({
   preview: 'video',
   content_url: `/api/attachments/${id}/content/?token=x`,
   thumbnail_url: null,
+  thumbnail_pending: false,
   abilities: { delete: false },
 });
 

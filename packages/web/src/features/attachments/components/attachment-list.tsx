@@ -1,5 +1,5 @@
-import { ActionIcon, Anchor, Group, Paper, Stack, Text, UnstyledButton } from '@mantine/core';
-import { IconDownload, IconFile, IconFileTypePdf, IconTrash } from '@tabler/icons-react';
+import { ActionIcon, Anchor, Center, Group, Paper, Stack, Text, UnstyledButton } from '@mantine/core';
+import { IconDownload, IconFile, IconFileTypePdf, IconPhoto, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TAttachment } from '@stageline/shared';
@@ -12,6 +12,31 @@ export function formatSize(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
   if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} KB`;
   return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+/**
+ * In place of an image's thumbnail while the server makes it (a live event refreshes the list when it
+ * is ready), or when it made none (too large to decode): the list never loads the whole image.
+ */
+function NoThumbnail({ pending }: { pending: boolean }) {
+  const { t } = useTranslation();
+  return (
+    <Center
+      h={96}
+      bg="var(--mantine-color-default-hover)"
+      style={{ borderRadius: 4 }}
+      data-testid={pending ? 'thumbnail-pending' : 'thumbnail-none'}
+    >
+      <Stack gap={4} align="center">
+        <IconPhoto size={28} stroke={1.5} aria-hidden />
+        {pending ? (
+          <Text size="xs" c="dimmed">
+            {t('Preparing the preview')}
+          </Text>
+        ) : null}
+      </Stack>
+    </Center>
+  );
 }
 
 function FileCard({ file, onOpen }: { file: TAttachment; onOpen: (file: TAttachment) => void }) {
@@ -42,12 +67,16 @@ function FileCard({ file, onOpen }: { file: TAttachment; onOpen: (file: TAttachm
             aria-label={t('Open {{name}}', { name: file.name })}
             data-testid="attachment-open"
           >
-            <img
-              src={file.thumbnail_url ?? file.content_url}
-              alt={file.name}
-              loading="lazy"
-              style={{ display: 'block', maxWidth: '100%', maxHeight: 160, borderRadius: 4 }}
-            />
+            {file.thumbnail_url ? (
+              <img
+                src={file.thumbnail_url}
+                alt={file.name}
+                loading="lazy"
+                style={{ display: 'block', maxWidth: '100%', maxHeight: 160, borderRadius: 4 }}
+              />
+            ) : (
+              <NoThumbnail pending={file.thumbnail_pending} />
+            )}
           </UnstyledButton>
         ) : file.preview === 'video' ? (
           <video

@@ -1,0 +1,2 @@
+ALTER TABLE "attachments" ADD COLUMN "thumbnail_queued_at" timestamp with time zone;--> statement-breakpoint
+CREATE INDEX "attachments_thumbnail_queued_idx" ON "attachments" USING btree ("thumbnail_queued_at") WHERE "attachments"."thumbnail_queued_at" is not null;
