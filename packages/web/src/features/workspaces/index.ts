@@ -5,4 +5,5 @@ export { WorkspaceSwitcher } from './components/workspace-switcher';
 export { useCurrentWorkspaceId } from './hooks/use-current-workspace';
 export { InviteUsersSection } from './components/settings/invite-users-section';
 export { useMembers, type TMember } from './members';
+export { roleLabel } from './lib/roles';
 export { useCreateWorkspace, useWorkspaces, workspaceQueryOptions } from './api';
