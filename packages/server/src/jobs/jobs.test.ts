@@ -264,8 +264,9 @@ describe("the app with jobs: 'after-listen'", () => {
       for (let i = 0; i < 100 && schedules < 6; i++) {
         await new Promise((r) => setTimeout(r, 200));
         if (await jobsSchemaExists()) {
-          schedules = (await rowsOf<{ n: number }>(database.db, sql`select count(*)::int as n from pgboss.schedule`))[0]!
-            .n;
+          schedules = (
+            await rowsOf<{ n: number }>(database.db, sql`select count(*)::int as n from pgboss.schedule`)
+          )[0]!.n;
         }
       }
       expect(schedules).toBe(6);
@@ -278,7 +279,12 @@ describe("the app with jobs: 'after-listen'", () => {
     let open: () => void = () => undefined;
     const gate = new Promise<void>((resolve) => (open = resolve));
     const fresh = await createTestDatabase();
-    const app = await buildApp({ config: testConfig(), database: fresh, jobs: 'after-listen', jobsStartGate: () => gate });
+    const app = await buildApp({
+      config: testConfig(),
+      database: fresh,
+      jobs: 'after-listen',
+      jobsStartGate: () => gate,
+    });
     await app.listen({ port: 0, host: '127.0.0.1' });
     await app.close();
     open();

@@ -137,9 +137,11 @@ export function createScheduler({
     send: (name, data = {}) => bossOf().send(name, data),
     stop(timeoutMs = 10_000) {
       if (!started) return Promise.resolve();
-      stopping ??= bossOf().stop({ graceful: true, wait: true, timeout: timeoutMs }).catch((error: unknown) => {
-        log.error({ err: error }, 'job scheduler did not stop cleanly');
-      });
+      stopping ??= bossOf()
+        .stop({ graceful: true, wait: true, timeout: timeoutMs })
+        .catch((error: unknown) => {
+          log.error({ err: error }, 'job scheduler did not stop cleanly');
+        });
       return stopping;
     },
   };

@@ -91,9 +91,7 @@ export function taskAbilities(input: TTaskAbilityInput): TTaskAbilities {
     // The current status stays listed even where the stage no longer offers it (To do switched off);
     // Done set by hand skips the review, which an enforcing stage leaves to Admins.
     statuses: can(role, 'task', 'set_status')
-      ? TaskStatuses.filter(
-          (s) => s === status || (availableStatuses(rules).includes(s) && (s !== 'done' || skip)),
-        )
+      ? TaskStatuses.filter((s) => s === status || (availableStatuses(rules).includes(s) && (s !== 'done' || skip)))
       : [],
     update: can(role, 'task', 'update'),
     self_reviewer: can(role, 'task', 'update') && (skip || !assignees.includes(actor)),
