@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import compress from '@fastify/compress';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -75,12 +76,22 @@ export type AppOptions = {
   /** Called for every route as it is registered (the permission-matrix test lists them this way). */
   onRoute?: (route: RouteOptions) => void;
   /**
-   * Runs the job scheduler (digests, pruning): `main.ts` does, once the server listens, so a restart
-   * answers health probes without waiting for it ('after-listen'); tests only when they ask (true:
-   * started before `buildApp` returns).
+   * Runs the job scheduler (digests, pruning): `main.ts` does, after the server listens
+   * ('after-listen', then after `jobsStartGate`); tests only when they ask (true: started before
+   * `buildApp` returns).
    */
   jobs?: boolean | 'after-listen';
+  /**
+   * With `jobs: 'after-listen'`, what the scheduler waits for once the server listens: by default
+   * `JobsStartDelayMs`, so a restart's health probes and first requests do not queue behind
+   * pg-boss's setup on the embedded database's one connection (docs/decisions.md, entry 152).
+   * Tests hold it to see the server answer while the scheduler has not started.
+   */
+  jobsStartGate?: () => Promise<void>;
 };
+
+/** How long after listening the scheduler starts (its jobs run by the minute at the finest). */
+export const JobsStartDelayMs = 5_000;
 
 /**
  * Assembles the server: plugins, the error handling, every feature's routes under `/api/`, the
@@ -94,6 +105,7 @@ export async function buildApp({
   authLimits,
   onRoute,
   jobs = false,
+  jobsStartGate,
   webhookBackoffSeconds,
   webhookTimeoutMs,
 }: AppOptions) {
@@ -242,6 +254,7 @@ export async function buildApp({
   if (jobs) {
     const scheduler = createScheduler({ database, jobs: appJobs(ctx, webhookDispatcher, storage), log: app.log });
     let starting: Promise<void> | undefined;
+    let closing = false;
     // A scheduler that cannot start is logged, never fatal: the app serves requests without it.
     const start = () =>
       (starting ??= scheduler
@@ -249,12 +262,17 @@ export async function buildApp({
         .catch((error: unknown) => app.log.error({ err: error }, 'job scheduler failed to start')));
     // preClose: the workers stop (and running jobs finish) before the mailer and database close.
     app.addHook('preClose', async () => {
+      closing = true;
       await starting;
       await scheduler.stop();
     });
     if (jobs === 'after-listen') {
+      const gate = jobsStartGate ?? (() => delay(JobsStartDelayMs, undefined, { ref: false }));
       app.addHook('onListen', async () => {
-        void start();
+        void gate().then(
+          () => (closing ? undefined : start()),
+          (error: unknown) => app.log.error({ err: error }, 'job scheduler failed to start'),
+        );
       });
     } else {
       await start();

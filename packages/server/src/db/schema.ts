@@ -564,6 +564,8 @@ export const stages = pgTable(
     /** Review rules (docs/review-rules.md): approvals a round needs (null: the mode's own), self-review. */
     requiredApprovals: integer('required_approvals'),
     allowSelfReview: boolean('allow_self_review').notNull().default(false),
+    /** Only Admins may skip this stage's review (docs/review-rules.md, "Skipping review"). */
+    enforceReview: boolean('enforce_review').notNull().default(false),
     ...timestamps,
   },
   (t) => [

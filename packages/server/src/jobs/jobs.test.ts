@@ -1,11 +1,11 @@
 import type { PGlite } from '@electric-sql/pglite';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import pino from 'pino';
 import PgBoss from 'pg-boss';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { buildApp } from '../app';
-import { openDatabase, schema, type Database } from '../db';
+import { openDatabase, rowsOf, schema, type Database } from '../db';
 import { runDigests } from '../features/digests';
 import { createTestDatabase, testConfig, type TestApp } from '../../test/helpers';
 import { startMailbox, type Mailbox } from '../../test/mailbox';
@@ -222,5 +222,78 @@ describe.skipIf(!onPostgres)('two app instances on one PostgreSQL database', () 
     } finally {
       await Promise.all(apps.map((app) => app.close()));
     }
+  });
+});
+
+/**
+ * Issue 31, item 8: after a restart the server answers before the scheduler sets itself up, since on
+ * the embedded database pg-boss's setup and the health probe share one connection (decision 152).
+ */
+describe("the app with jobs: 'after-listen'", () => {
+  let database: Database;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+  });
+  afterAll(async () => {
+    await database?.close();
+  });
+
+  const jobsSchemaExists = async () =>
+    (
+      await rowsOf<{ found: boolean }>(
+        database.db,
+        sql`select exists (select 1 from pg_namespace where nspname = ${jobsSchema}) as found`,
+      )
+    )[0]?.found;
+
+  test('answers health while the scheduler waits to start, then starts it', async () => {
+    let open: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const app = await buildApp({ config: testConfig(), database, jobs: 'after-listen', jobsStartGate: () => gate });
+    try {
+      const url = await app.listen({ port: 0, host: '127.0.0.1' });
+      const health = await fetch(`${url}/api/health/`);
+      expect(health.status).toBe(200);
+      // A second later the scheduler has still not touched the database (it did at once before).
+      await new Promise((r) => setTimeout(r, 1000));
+      expect(await jobsSchemaExists()).toBe(false);
+      expect((await fetch(`${url}/api/health/`)).status).toBe(200);
+
+      open();
+      let schedules = 0;
+      for (let i = 0; i < 100 && schedules < 6; i++) {
+        await new Promise((r) => setTimeout(r, 200));
+        if (await jobsSchemaExists()) {
+          schedules = (
+            await rowsOf<{ n: number }>(database.db, sql`select count(*)::int as n from pgboss.schedule`)
+          )[0]!.n;
+        }
+      }
+      expect(schedules).toBe(6);
+    } finally {
+      await app.close();
+    }
+  });
+
+  test('closing before the gate opens never starts the scheduler', async () => {
+    let open: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const fresh = await createTestDatabase();
+    const app = await buildApp({
+      config: testConfig(),
+      database: fresh,
+      jobs: 'after-listen',
+      jobsStartGate: () => gate,
+    });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    await app.close();
+    open();
+    await new Promise((r) => setTimeout(r, 300));
+    const [row] = await rowsOf<{ found: boolean }>(
+      fresh.db,
+      sql`select exists (select 1 from pg_namespace where nspname = ${jobsSchema}) as found`,
+    );
+    await fresh.close();
+    expect(row?.found).toBe(false);
   });
 });

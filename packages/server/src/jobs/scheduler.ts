@@ -1,6 +1,6 @@
 import type { PGlite } from '@electric-sql/pglite';
 import type { FastifyBaseLogger } from 'fastify';
-import PgBoss from 'pg-boss';
+import type PgBoss from 'pg-boss';
 import type pg from 'pg';
 import type { Database } from '../db';
 
@@ -21,7 +21,7 @@ export type JobDefinition<T extends object = object> = {
 };
 
 export type Scheduler = {
-  /** The pg-boss instance (tests send jobs through it). */
+  /** The pg-boss instance, once `start` began (tests read schedules through it). */
   readonly boss: PgBoss;
   /** Creates the schema and queues, installs the schedules and starts the workers. */
   start(): Promise<void>;
@@ -81,20 +81,31 @@ export function createScheduler({
   /** How often a worker looks for jobs (tests lower it). */
   pollingIntervalSeconds?: number;
 }): Scheduler {
-  const boss = new PgBoss({
-    ...connectionOf(database),
-    schema: jobsSchema,
-    // Finished jobs are kept a week for inspection, then deleted by pg-boss's own maintenance.
-    deleteAfterDays: 7,
-    retryLimit: 0,
-  });
-  boss.on('error', (error) => log.error({ err: error }, 'job scheduler error'));
+  let instance: PgBoss | undefined;
+  const bossOf = () => {
+    if (!instance) throw new Error('The job scheduler has not started.');
+    return instance;
+  };
   let started = false;
   let stopping: Promise<void> | undefined;
 
   return {
-    boss,
+    get boss() {
+      return bossOf();
+    },
     async start() {
+      // pg-boss (and its cron parser) is loaded here, not when the server starts: the scheduler
+      // starts after the server answers (docs/decisions.md, entry 152).
+      const { default: PgBossClass } = await import('pg-boss');
+      const boss = new PgBossClass({
+        ...connectionOf(database),
+        schema: jobsSchema,
+        // Finished jobs are kept a week for inspection, then deleted by pg-boss's own maintenance.
+        deleteAfterDays: 7,
+        retryLimit: 0,
+      });
+      boss.on('error', (error) => log.error({ err: error }, 'job scheduler error'));
+      instance = boss;
       await boss.start();
       started = true;
       for (const job of jobs) {
@@ -123,12 +134,14 @@ export function createScheduler({
       }
       log.info({ jobs: jobs.map((job) => job.name) }, 'job scheduler started');
     },
-    send: (name, data = {}) => boss.send(name, data),
+    send: (name, data = {}) => bossOf().send(name, data),
     stop(timeoutMs = 10_000) {
       if (!started) return Promise.resolve();
-      stopping ??= boss.stop({ graceful: true, wait: true, timeout: timeoutMs }).catch((error: unknown) => {
-        log.error({ err: error }, 'job scheduler did not stop cleanly');
-      });
+      stopping ??= bossOf()
+        .stop({ graceful: true, wait: true, timeout: timeoutMs })
+        .catch((error: unknown) => {
+          log.error({ err: error }, 'job scheduler did not stop cleanly');
+        });
       return stopping;
     },
   };

@@ -1,5 +1,5 @@
 import { can, canReview, canWork, checkRemoval, checkRoleChange, type TRole } from './permissions';
-import { canRemind, isSelfReview, type TReviewRules } from './review-rules';
+import { canRemind, canSkipReview, isSelfReview, type TReviewRules } from './review-rules';
 import {
   applyTaskAction,
   availableStatuses,
@@ -34,6 +34,11 @@ export type TTaskAbilities = {
   statuses: TTaskStatus[];
   /** Change assignees, reviewers, due date and "use stage defaults". */
   update: boolean;
+  /**
+   * Name themself a reviewer of this task: false for an assignee below Admin on a stage that
+   * enforces its review (docs/review-rules.md, "Skipping review"), and without `update`.
+   */
+  self_reviewer: boolean;
   /** Take it from a team queue: a member of one of its assignee teams, while it is not done. */
   take: boolean;
   /** Remind the reviewers who have not reacted: an assignee, in an open round, once an hour. */
@@ -52,6 +57,8 @@ export type TTaskAbilityInput = {
   reviewRules?: TReviewRules;
   /** The stage lets an assignee review their own task. */
   allowSelfReview?: boolean;
+  /** The stage leaves skipping its review to Admins (docs/review-rules.md, "Skipping review"). */
+  enforceReview?: boolean;
   /** The caller is a member of one of the task's assignee teams (docs/review-rules.md, team queues). */
   queueMember?: boolean;
   /** When an assignee last reminded the reviewers, and the time now (reminders: once an hour). */
@@ -73,6 +80,7 @@ export function taskAbilities(input: TTaskAbilityInput): TTaskAbilities {
   // No self-review (docs/review-rules.md): an assignee may not review unless the stage allows it.
   const self = isSelfReview(actor, assignees, input.allowSelfReview ?? false);
   const review = !self && canReview(reviewer) && open && !reacted;
+  const skip = canSkipReview(role, input.enforceReview ?? false);
   return {
     start: work && status === 'todo',
     submit: work && (status === 'in_progress' || status === 'edit'),
@@ -80,11 +88,13 @@ export function taskAbilities(input: TTaskAbilityInput): TTaskAbilities {
     self_review: self && reviewer && open && !reacted,
     reacted,
     accept_outcome: review ? acceptOutcome(state, actor, rules, input.reviewRules) : null,
-    // The current status stays listed even where the stage no longer offers it (To do switched off).
+    // The current status stays listed even where the stage no longer offers it (To do switched off);
+    // Done set by hand skips the review, which an enforcing stage leaves to Admins.
     statuses: can(role, 'task', 'set_status')
-      ? TaskStatuses.filter((s) => s === status || availableStatuses(rules).includes(s))
+      ? TaskStatuses.filter((s) => s === status || (availableStatuses(rules).includes(s) && (s !== 'done' || skip)))
       : [],
     update: can(role, 'task', 'update'),
+    self_reviewer: can(role, 'task', 'update') && (skip || !assignees.includes(actor)),
     take: (input.queueMember ?? false) && status !== 'done',
     remind: open && assignees.includes(actor) && canRemind(input.remindedAt ?? null, input.now ?? new Date()),
   };

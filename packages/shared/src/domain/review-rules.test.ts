@@ -1,6 +1,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { canRemind, isSelfReview, noReviewRules, ruleProgress, type TReviewRules } from './review-rules';
+import {
+  canRemind,
+  canSkipReview,
+  isSelfReview,
+  noReviewRules,
+  reviewBypassRoles,
+  ruleProgress,
+  skipsReview,
+  type TReviewRules,
+} from './review-rules';
 import { applyTaskAction, ReviewModes, type TReviewMode, type TTaskContext, type TTaskState } from './tasks';
 
 /**
@@ -168,5 +177,21 @@ describe('self-review and reminders', () => {
     expect(canRemind(null, now)).toBe(true);
     expect(canRemind(new Date('2026-01-01T11:00:01Z'), now)).toBe(false);
     expect(canRemind(new Date('2026-01-01T11:00:00Z'), now)).toBe(true);
+  });
+});
+
+describe('skipping review (docs/review-rules.md)', () => {
+  it('is for Members and above, and only Admins and the owner where the stage enforces its review', () => {
+    expect(reviewBypassRoles(false)).toEqual(['member', 'admin', 'owner']);
+    expect(reviewBypassRoles(true)).toEqual(['admin', 'owner']);
+    expect(canSkipReview(null, false)).toBe(false);
+  });
+
+  it('marks Done set by hand from another status, and nothing else', () => {
+    expect(skipsReview({ action: 'set_status', from: 'review', to: 'done' })).toBe(true);
+    expect(skipsReview({ action: 'set_status', from: 'edit', to: 'done' })).toBe(true);
+    expect(skipsReview({ action: 'set_status', from: 'done', to: 'done' })).toBe(false);
+    expect(skipsReview({ action: 'accept', from: 'review', to: 'done' })).toBe(false);
+    expect(skipsReview({ action: 'set_status', from: 'review', to: 'edit' })).toBe(false);
   });
 });

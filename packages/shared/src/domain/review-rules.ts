@@ -16,6 +16,8 @@
  * Only current reviewers' reactions count; a round with no reviewers decides nothing.
  */
 
+import { atLeast, can, Roles, type TRole } from './permissions';
+
 export type TRuleMode = 'each_immediate' | 'each_wait' | 'any';
 
 /** A team rule with the team's members as they count for this task (the assignees left out). */
@@ -103,12 +105,35 @@ export function isSelfReview(actor: number, assignees: readonly number[], allowS
   return !allowSelfReview && assignees.includes(actor);
 }
 
+/**
+ * Skipping review (docs/review-rules.md): Members and above may set any status (docs/rules.md
+ * §Roles), Done included, which ends a task's review without its reviewers. A stage that enforces
+ * its review (`enforce_review`) leaves that to Admins and the owner.
+ */
+export function canSkipReview(role: TRole | null | undefined, enforceReview: boolean): boolean {
+  if (!role || !can(role, 'task', 'set_status')) return false;
+  return !enforceReview || atLeast(role, 'admin');
+}
+
+/** The roles that can skip a stage's review, as its review rules' section lists them. */
+export function reviewBypassRoles(enforceReview: boolean): TRole[] {
+  return Roles.filter((role) => canSkipReview(role, enforceReview));
+}
+
+/** Does a history entry skip the review? Done set by hand (`set_status`) from any other status. */
+export function skipsReview(entry: { action: string; from: string | null; to: string | null }): boolean {
+  return entry.action === 'set_status' && entry.to === 'done' && entry.from !== 'done';
+}
+
 /** The English source messages (i18n keys) of the refusals of this module's rules. */
 export const ReviewRuleMessages = {
   selfReview: 'You are an assignee of this task: you cannot review your own work.',
   remindTooSoon: 'Reviewers were reminded less than an hour ago. Try again later.',
   remindNotInReview: 'Only a task in review can have its reviewers reminded.',
   remindNotAssignee: 'Only an assignee of the task can remind its reviewers.',
+  enforcedDone: 'This stage enforces its review: only Admins can set a task to Done without it.',
+  enforcedSelfReviewer:
+    'This stage enforces its review: only Admins can make themselves a reviewer of a task they are assigned to.',
 } as const;
 
 /** How often an assignee may remind a task's reviewers. */

@@ -13,6 +13,7 @@ export const ZTaskAbilities = z.object({
   accept_outcome: z.enum(['done', 'edit', 'wait']).nullable(),
   statuses: z.array(z.enum(TaskStatuses)),
   update: z.boolean(),
+  self_reviewer: z.boolean(),
   take: z.boolean(),
   remind: z.boolean(),
 }) satisfies z.ZodType<TTaskAbilities>;

@@ -48,6 +48,8 @@ export const ZStageRules = z.object({
   /** null: every reviewer in the `each_*` modes, one in `any`. */
   required_approvals: z.number().int().min(1).max(TeamLimits.requiredApprovals).nullable(),
   allow_self_review: z.boolean(),
+  /** Only Admins and the owner may skip the review: set Done by hand, or make themself a reviewer of their task. */
+  enforce_review: z.boolean(),
   team_rules: z.array(ZTeamRule).max(TeamLimits.teamRules),
   default_assignee_teams: ZTeamIds,
   default_reviewer_teams: ZTeamIds,

@@ -171,6 +171,8 @@ export const ZHistoryEntry = z.object({
   iteration: z.number().int().nullable(),
   actor: ZUserRef.nullable(),
   comment: z.string().nullable(),
+  /** Done set by hand, skipping the review (`skipsReview`, docs/review-rules.md). */
+  skipped_review: z.boolean(),
   created_at: z.string(),
 });
 

@@ -1,4 +1,3 @@
-import { fileTypeFromBuffer } from 'file-type';
 import type { TAttachmentPreview } from '@stageline/shared';
 
 /** Bytes read before deciding the type (file-type's own sample size). */
@@ -20,6 +19,8 @@ const previews: Record<string, TAttachmentPreview> = {
  * numbers, then the text formats it leaves out that matter for safety (SVG, HTML), then plain text.
  */
 export async function detectContentType(head: Buffer): Promise<string> {
+  // Loaded at the first upload, not when the server starts (docs/decisions.md, entry 152).
+  const { fileTypeFromBuffer } = await import('file-type');
   const found = await fileTypeFromBuffer(head);
   if (found && found.mime !== 'application/xml') {
     return found.mime === 'audio/webm' && head.includes('V_VP') ? 'video/webm' : found.mime;

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
-import { DeleteObjectCommand, GetObjectCommand, S3Client, type GetObjectCommandOutput } from '@aws-sdk/client-s3';
-import { Upload } from '@aws-sdk/lib-storage';
+import type * as S3Sdk from '@aws-sdk/client-s3';
+import type { GetObjectCommandOutput, S3Client } from '@aws-sdk/client-s3';
 import { and, asc, eq, gte, lte, sql } from 'drizzle-orm';
 import { rowsOf, schema, type Db } from '../../db';
 
@@ -131,15 +131,23 @@ export function parseS3Url(value: string) {
 /** Files in an S3-compatible bucket, uploaded in 5 MiB parts (two at a time) and streamed back through the app. */
 export function s3Storage(s3Url: string): FileStorage {
   const { endpoint, bucket, region, accessKeyId, secretAccessKey } = parseS3Url(s3Url);
-  const client = new S3Client({
-    endpoint,
-    region,
-    forcePathStyle: true,
-    credentials: { accessKeyId, secretAccessKey },
-    // Checksums only where S3 requires them: S3-compatible servers differ in what else they accept.
-    requestChecksumCalculation: 'WHEN_REQUIRED',
-    responseChecksumValidation: 'WHEN_REQUIRED',
-  });
+  // The SDK is loaded at the first file call, not when the server starts: it was a fifth of the
+  // start's module loading (docs/decisions.md, entry 152).
+  let loading: Promise<{ client: S3Client; sdk: typeof S3Sdk }> | undefined;
+  let closed = false;
+  const s3 = () =>
+    (loading ??= import('@aws-sdk/client-s3').then((sdk) => ({
+      sdk,
+      client: new sdk.S3Client({
+        endpoint,
+        region,
+        forcePathStyle: true,
+        credentials: { accessKeyId, secretAccessKey },
+        // Checksums only where S3 requires them: S3-compatible servers differ in what else they accept.
+        requestChecksumCalculation: 'WHEN_REQUIRED',
+        responseChecksumValidation: 'WHEN_REQUIRED',
+      }),
+    })));
   return {
     kind: 's3',
     async put(key, body) {
@@ -151,6 +159,7 @@ export function s3Storage(s3Url: string): FileStorage {
           yield data;
         }
       }
+      const [{ client }, { Upload }] = await Promise.all([s3(), import('@aws-sdk/lib-storage')]);
       const upload = new Upload({
         client,
         params: { Bucket: bucket, Key: key, Body: Readable.from(counted(), { objectMode: false }) },
@@ -162,8 +171,9 @@ export function s3Storage(s3Url: string): FileStorage {
       return total;
     },
     async get(key, range) {
+      const { client, sdk } = await s3();
       const answer: GetObjectCommandOutput = await client.send(
-        new GetObjectCommand({
+        new sdk.GetObjectCommand({
           Bucket: bucket,
           Key: key,
           ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}),
@@ -172,10 +182,13 @@ export function s3Storage(s3Url: string): FileStorage {
       return answer.Body as Readable;
     },
     async delete(key) {
-      await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: key }));
+      const { client, sdk } = await s3();
+      await client.send(new sdk.DeleteObjectCommand({ Bucket: bucket, Key: key }));
     },
     async close() {
-      client.destroy();
+      if (closed) return;
+      closed = true;
+      if (loading) (await loading).client.destroy();
     },
   };
 }

@@ -172,6 +172,7 @@ export const pipelinesRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { 
           `${forbidden} Start and end have no settings (400). Default people must be members of the workspace. ` +
           'Setting days after ready clears the date and the other way round; both at once is a field error. ' +
           'Review rules (docs/review-rules.md): `required_approvals`, `team_rules`, `allow_self_review`, ' +
+          '`enforce_review` (only Admins change it), ' +
           '`default_assignee_teams`, `default_reviewer_teams` (teams of the workspace).',
         security: bearer,
         params: ZIdParams,

@@ -1,25 +1,48 @@
 import { asc, inArray } from 'drizzle-orm';
-import type { TStageReviewRules, TStageUpdate } from '@stageline/shared';
+import { atLeast, type TStageReviewRules, type TStageUpdate } from '@stageline/shared';
 import { schema, type Db } from '../../db';
-import { FieldError } from '../../http/errors';
+import { AppError, FieldError } from '../../http/errors';
 import { assertTeams } from '../teams';
+import type { Actor } from '../workspaces';
 
 const { stages, stageDefaultAssigneeTeams, stageDefaultReviewerTeams, stageTeamRules } = schema;
 
 export const duplicateTeamRule = 'Each team can have one rule.';
+export const enforceAdminsOnly = 'Only Admins can change whether a stage enforces its review.';
+
+/**
+ * `enforce_review` binds Members, so only Admins and the owner change it (a Member who could turn
+ * it off would not be bound); a patch that repeats the current value is fine (docs/review-rules.md).
+ */
+export function assertEnforceChange(
+  actor: Actor,
+  rows: { stage: { enforceReview: boolean } }[],
+  patch: TStageUpdate,
+): void {
+  const changes =
+    patch.enforce_review !== undefined && rows.some((row) => row.stage.enforceReview !== patch.enforce_review);
+  if (changes && !atLeast(actor.role, 'admin'))
+    throw new AppError('permission_denied', enforceAdminsOnly, {}, {}, { rule: 'enforced_review' });
+}
 
 /** A stage's review rules and team defaults (docs/review-rules.md), by stage id. */
 export async function rulesOfStages(db: Db, ids: number[]): Promise<Map<number, TStageReviewRules>> {
   const result = new Map<number, TStageReviewRules>();
   if (ids.length === 0) return result;
   const rows = await db
-    .select({ id: stages.id, requiredApprovals: stages.requiredApprovals, allowSelfReview: stages.allowSelfReview })
+    .select({
+      id: stages.id,
+      requiredApprovals: stages.requiredApprovals,
+      allowSelfReview: stages.allowSelfReview,
+      enforceReview: stages.enforceReview,
+    })
     .from(stages)
     .where(inArray(stages.id, ids));
   for (const row of rows) {
     result.set(row.id, {
       required_approvals: row.requiredApprovals,
       allow_self_review: row.allowSelfReview,
+      enforce_review: row.enforceReview,
       team_rules: [],
       default_assignee_teams: [],
       default_reviewer_teams: [],
@@ -61,6 +84,7 @@ export async function writeStageRules(tx: Db, ids: number[], patch: TStageUpdate
   const columns = {
     ...(patch.required_approvals !== undefined ? { requiredApprovals: patch.required_approvals } : {}),
     ...(patch.allow_self_review !== undefined ? { allowSelfReview: patch.allow_self_review } : {}),
+    ...(patch.enforce_review !== undefined ? { enforceReview: patch.enforce_review } : {}),
   };
   if (Object.keys(columns).length > 0) await tx.update(stages).set(columns).where(inArray(stages.id, ids));
   const replace = async (table: typeof stageDefaultAssigneeTeams, teams: number[] | undefined) => {

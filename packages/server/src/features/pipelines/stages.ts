@@ -8,7 +8,7 @@ import { authorizeStages } from './policy';
 import { presentStage } from './presenter';
 import { nodeOrder } from './read';
 import { assertOneDue, hasSettings, settingsColumns } from './settings';
-import { assertStageRules, rulesOfStages, writeStageRules } from './stage-rules';
+import { assertEnforceChange, assertStageRules, rulesOfStages, writeStageRules } from './stage-rules';
 
 const { projects, pipelines, stages } = schema;
 
@@ -72,6 +72,7 @@ async function applyPatch(
     { field: 'default_reviewers', ids: patch.default_reviewers },
   ]);
   await assertStageRules(db, actor!.workspaceId, patch);
+  assertEnforceChange(actor!, rows, patch);
 
   await db.transaction(async (tx) => {
     const columns = settingsColumns(patch);

@@ -1,6 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import {
   canRemind,
+  canSkipReview,
   RemindIntervalMs,
   ReviewRuleMessages,
   type TTask,
@@ -270,7 +271,16 @@ export async function patchTask(
     const { status, ...change } = patch;
     if (Object.values(change).some((v) => v !== undefined)) authorizeTaskAction(actor, 'update', current(task));
     if (status !== undefined) authorizeTaskAction(actor, 'set_status', current(task));
+    // Skipping review (docs/review-rules.md): on a stage that enforces it, only Admins set Done by
+    // hand or make themselves a reviewer of a task they are assigned to.
+    const skip = canSkipReview(actor.role, task.review.enforceReview);
+    if (!skip && status === 'done' && task.state.status !== 'done') throw enforced(ReviewRuleMessages.enforcedDone);
+    const wasReviewer = task.people.reviewers.includes(userId);
+    const wasAssignee = task.assignees.includes(userId);
     const edited = await applyPeopleChange(tx, task, { change, workspaceId: scope.workspaceId, userId, now });
+    const selfReviewer = !wasReviewer && task.people.reviewers.includes(userId);
+    if (!skip && selfReviewer && (wasAssignee || task.assignees.includes(userId)))
+      throw enforced(ReviewRuleMessages.enforcedSelfReviewer);
     if (status !== undefined) {
       const action: TTaskAction = { type: 'set_status', status, actor: userId };
       await persist(tx, task, action, runEngine(task, action), { actorId: userId, now });
@@ -278,6 +288,9 @@ export async function patchTask(
     return { edited };
   });
 }
+
+/** A refusal of an enforcing stage (403, `rule: enforced_review`); the transaction rolls back. */
+const enforced = (message: string) => new AppError('permission_denied', message, {}, {}, { rule: 'enforced_review' });
 
 export const TakeMessages = {
   notInTeam: 'Only a member of a team this task is assigned to can take it.',

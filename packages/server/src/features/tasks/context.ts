@@ -62,6 +62,7 @@ export const taskContextColumns = (workspaceId: SQL) => sql`
   (select json_build_object('name', s.name, 'reviewMode', s.review_mode, 'todoEnabled', s.todo_enabled,
       'skipReviewIfNoReviewers', s.skip_review_if_no_reviewers, 'acceptEditAsDone', s.accept_edit_as_done,
       'requiredApprovals', s.required_approvals, 'allowSelfReview', s.allow_self_review,
+      'enforceReview', s.enforce_review,
       'predecessors', coalesce((select json_agg(e.source_id order by e.source_id) from stage_edges e
         join stages ps on ps.id = e.source_id and ps.kind = 'stage' where e.target_id = s.id), '[]'),
       'teamRules', coalesce((select json_agg(json_build_object('team', r.team_id, 'required', r.required)
@@ -92,6 +93,7 @@ export type TaskContextColumns = {
     acceptEditAsDone: boolean;
     requiredApprovals: number | null;
     allowSelfReview: boolean;
+    enforceReview: boolean;
     predecessors: number[];
     teamRules: { team: number; required: number }[];
   } | null;
@@ -181,6 +183,7 @@ export function taskContextOf(columns: TaskContextColumns): TaskContext | null {
   const review: StageReview = {
     requiredApprovals: stage.requiredApprovals,
     allowSelfReview: stage.allowSelfReview,
+    enforceReview: stage.enforceReview,
     teamRules: stage.teamRules,
   };
   return {

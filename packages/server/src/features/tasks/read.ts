@@ -4,6 +4,7 @@ import {
   flowOrder,
   isOverdue,
   personName,
+  skipsReview,
   stagePredecessors,
   taskAbilities,
   type TGraphNode,
@@ -57,6 +58,7 @@ type GraphRow = {
     dueDate: string | null;
     requiredApprovals: number | null;
     allowSelfReview: boolean;
+    enforceReview: boolean;
   })[];
   edges: { source: number; target: number }[];
   people: { stageId: number; userId: number }[];
@@ -73,7 +75,8 @@ const graphColumns = (pipelineId: SQL, workspaceId: SQL) => sql`
           'reviewMode', s.review_mode, 'todoEnabled', s.todo_enabled,
           'skipReviewIfNoReviewers', s.skip_review_if_no_reviewers, 'acceptEditAsDone', s.accept_edit_as_done,
           'dueDays', s.default_due_days, 'dueDate', s.default_due_date,
-          'requiredApprovals', s.required_approvals, 'allowSelfReview', s.allow_self_review) order by s.id)
+          'requiredApprovals', s.required_approvals, 'allowSelfReview', s.allow_self_review,
+          'enforceReview', s.enforce_review) order by s.id)
         from stages s where s.pipeline_id = ${pipelineId}), '[]') as nodes,
       coalesce((select json_agg(json_build_object('source', e.source_id, 'target', e.target_id))
         from stage_edges e where e.pipeline_id = ${pipelineId}), '[]') as edges,
@@ -149,6 +152,7 @@ function graphOf(row: GraphRow): PipelineGraph {
     reviews.set(node.id, {
       requiredApprovals: node.requiredApprovals,
       allowSelfReview: node.allowSelfReview,
+      enforceReview: node.enforceReview,
       teamRules: [],
     });
   }
@@ -333,6 +337,7 @@ export async function loadTask(db: Db, { userId, taskId }: { userId: number; tas
     history: row.history.map((h) => ({
       ...h,
       actor: h.actor === null ? null : ref(h.actor),
+      skipped_review: skipsReview(h),
       created_at: new Date(h.created_at).toISOString(),
     })),
     role: actor.role,
@@ -345,6 +350,7 @@ export async function loadTask(db: Db, { userId, taskId }: { userId: number; tas
       rules,
       reviewRules: context.reviewRules,
       allowSelfReview: teams.dto.allow_self_review,
+      enforceReview: context.review.enforceReview,
       queueMember: teams.queueMember,
       remindedAt: task.remindedAt,
       now,

@@ -49,6 +49,7 @@ describe('abilities sent with the task', () => {
       accept_outcome: 'wait',
       statuses: [],
       update: false,
+      self_reviewer: false,
       take: false,
       remind: false,
     });

@@ -77,6 +77,8 @@ export async function teamNames(db: Db, teamIds: readonly number[]) {
 export type StageReview = {
   requiredApprovals: number | null;
   allowSelfReview: boolean;
+  /** Only Admins may skip the review (docs/review-rules.md, "Skipping review"). */
+  enforceReview: boolean;
   teamRules: { team: number; required: number }[];
 };
 

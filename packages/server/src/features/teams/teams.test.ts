@@ -324,3 +324,77 @@ describe('re-request review and notifications', () => {
     expect(guest.statusCode).toBe(403);
   });
 });
+
+/**
+ * Issue 31, item 9 (docs/review-rules.md, "Skipping review"): Members may set any status, Done
+ * included, and the history says so; a stage that enforces its review leaves that to Admins.
+ */
+describe('skipping review', () => {
+  async function reviewed(s: Awaited<ReturnType<typeof scene>>) {
+    ok(await patchStage(s.ws.member, s.stage, { default_reviewers: [s.lead1.id] }));
+    return inReview(s);
+  }
+  const patchTask = (user: TestUser, id: number, body: object) => as(t, user)('PATCH', `/api/tasks/${id}/`, body);
+
+  test('a Member who sets Done from review is recorded as skipping it', async () => {
+    const s = await scene();
+    const id = await reviewed(s);
+    const stage = ok(await as(t, s.ws.member)('GET', `/api/stages/${s.stage}/`)) as unknown as TStage;
+    expect(stage.enforce_review).toBe(false);
+    expect(ok(await as(t, s.ws.member)('GET', `/api/tasks/${id}/`)).abilities.statuses).toContain('done');
+
+    const done = ok(await patchTask(s.ws.member, id, { status: 'done' }));
+    expect(done.status).toBe('done');
+    const last = done.history.at(-1)!;
+    expect(last).toMatchObject({ action: 'set_status', from: 'review', to: 'done', skipped_review: true });
+    expect(last.actor?.id).toBe(s.ws.member.id);
+    expect(done.history.filter((h) => h.skipped_review)).toHaveLength(1);
+  });
+
+  test('an enforcing stage refuses a Member (Done, self as reviewer) and lets an Admin through', async () => {
+    const s = await scene();
+    const id = await reviewed(s);
+    // Only Admins turn it on or off; repeating the current value is fine.
+    const byMember = await patchStage(s.ws.member, s.stage, { enforce_review: true });
+    expect(byMember.statusCode).toBe(403);
+    expect(byMember.json()).toMatchObject({ rule: 'enforced_review' });
+    expect(ok(await patchStage(s.ws.admin, s.stage, { enforce_review: true }))).toMatchObject({ enforce_review: true });
+    expect(ok(await patchStage(s.ws.member, s.stage, { enforce_review: true, required_approvals: 1 }))).toMatchObject({
+      enforce_review: true,
+    });
+
+    const seen = ok(await as(t, s.ws.member)('GET', `/api/tasks/${id}/`));
+    expect(seen.abilities.statuses).not.toContain('done');
+    expect(seen.abilities.statuses).toContain('edit');
+    expect(seen.abilities.self_reviewer).toBe(false);
+    expect(ok(await as(t, s.ws.admin)('GET', `/api/tasks/${id}/`)).abilities).toMatchObject({ self_reviewer: true });
+
+    const refused = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/tasks/${id}/`,
+      payload: { status: 'done' },
+      headers: { ...s.ws.member.headers, 'accept-language': 'ru' },
+    });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toMatchObject({
+      rule: 'enforced_review',
+      detail: 'Этот этап требует проверки: перевести задачу в «Готово» без неё могут только администраторы.',
+    });
+    const self = await patchTask(s.ws.member, id, { reviewers: [s.lead1.id, s.ws.member.id] });
+    expect(self.statusCode).toBe(403);
+    expect(self.json()).toMatchObject({
+      rule: 'enforced_review',
+      detail:
+        'This stage enforces its review: only Admins can make themselves a reviewer of a task they are assigned to.',
+    });
+    const unchanged = ok(await as(t, s.ws.member)('GET', `/api/tasks/${id}/`));
+    expect(unchanged).toMatchObject({ status: 'review', reviewers: [{ id: s.lead1.id }] });
+
+    const admin = ok(await patchTask(s.ws.admin, id, { status: 'done' }));
+    expect(admin.status).toBe('done');
+    expect(admin.history.at(-1)).toMatchObject({ action: 'set_status', to: 'done', skipped_review: true });
+    expect(admin.history.at(-1)!.actor?.id).toBe(s.ws.admin.id);
+    // Other statuses stay open to Members (the spec lets them change any status).
+    expect(ok(await patchTask(s.ws.member, id, { status: 'edit' })).status).toBe('edit');
+  });
+});

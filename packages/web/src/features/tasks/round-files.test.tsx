@@ -23,6 +23,7 @@ const task: TTask = sampleTask({
     iteration: round,
     actor: person(2, 'Bob'),
     comment: null,
+    skipped_review: false,
     created_at: `2026-11-2${round}T10:00:00Z`,
   })),
 });

@@ -6,6 +6,7 @@ export { useCurrentWorkspaceId } from './hooks/use-current-workspace';
 export { rememberWorkspace, useOpenWorkspace } from './hooks/use-switch-workspace';
 export { InviteUsersSection } from './components/settings/invite-users-section';
 export { useMembers, type TMember } from './members';
+export { roleLabel } from './lib/roles';
 export {
   myInvitesQueryOptions,
   useCreateWorkspace,

@@ -16,16 +16,18 @@ import { IconPlus, IconX } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { TeamLimits, type TStage, type TStageReviewRules } from '@stageline/shared';
+import { reviewBypassRoles, TeamLimits, type TStage, type TStageReviewRules } from '@stageline/shared';
 import { formError } from '../../../shared/lib/form-errors';
 import { showToast } from '../../../shared/ui/toast';
 import { useProject } from '../../projects';
 import { useTeams } from '../../teams';
+import { roleLabel } from '../../workspaces';
 import { patchStageRules, stageQuery } from '../api';
 
 const rulesOf = (stage: TStage): TStageReviewRules => ({
   required_approvals: stage.required_approvals ?? null,
   allow_self_review: stage.allow_self_review ?? false,
+  enforce_review: stage.enforce_review ?? false,
   team_rules: stage.team_rules ?? [],
   default_assignee_teams: stage.default_assignee_teams ?? [],
   default_reviewer_teams: stage.default_reviewer_teams ?? [],
@@ -34,7 +36,8 @@ const rulesOf = (stage: TStage): TStageReviewRules => ({
 /**
  * A stage's teams and review rules (docs/review-rules.md), saved on their own with PATCH
  * stages/{id}/: default assignee and reviewer teams, the approvals a round needs, approvals from
- * teams, and whether an assignee may review their own task. One stage at a time.
+ * teams, whether an assignee may review their own task, and whether only Admins may skip the
+ * review (with who can, as the shared rule says). One stage at a time.
  */
 export function StageReviewRules({ stageId, projectId }: { stageId: number; projectId: number }) {
   const { t } = useTranslation();
@@ -162,6 +165,14 @@ function RulesForm({
         onChange={(event) => set({ allow_self_review: event.currentTarget.checked })}
         data-testid="stage-rules-allow-self-review"
       />
+      <Checkbox
+        label={t('Enforce for everyone but Admins')}
+        description={t('Members cannot set Done by hand or make themselves a reviewer of a task they are assigned to.')}
+        checked={rules.enforce_review}
+        onChange={(event) => set({ enforce_review: event.currentTarget.checked })}
+        data-testid="stage-rules-enforce-review"
+      />
+      <BypassLine enforce={rules.enforce_review} />
       {failure ? (
         <Alert color="red" data-testid="stage-rules-error">
           {failure}
@@ -173,5 +184,16 @@ function RulesForm({
         </Button>
       </Group>
     </Stack>
+  );
+}
+
+/** Who can skip this stage's review by setting Done by hand (docs/review-rules.md, "Skipping review"). */
+function BypassLine({ enforce }: { enforce: boolean }) {
+  const { t } = useTranslation();
+  const roles = reviewBypassRoles(enforce).map((role) => roleLabel(role, t));
+  return (
+    <Text size="sm" c="dimmed" data-testid="stage-rules-bypass">
+      {t('Who can skip this review (set Done by hand): {{roles}}', { roles: roles.join(', ') })}
+    </Text>
   );
 }

@@ -122,7 +122,13 @@ export function TaskContext({ task }: { task: TTask }) {
                     <Text size="sm" fw={600}>
                       {entry.actor?.name ?? t('System')}
                     </Text>
-                    <Text size="sm">{t(actionLabels[entry.action] ?? entry.action)}</Text>
+                    {entry.skipped_review ? (
+                      <Text size="sm" c="orange" data-testid="task-history-skipped-review">
+                        {t('set it to Done, skipping review')}
+                      </Text>
+                    ) : (
+                      <Text size="sm">{t(actionLabels[entry.action] ?? entry.action)}</Text>
+                    )}
                     {entry.iteration !== null ? (
                       <Badge size="xs" variant="outline">
                         {t('Round {{number}}', { number: entry.iteration })}

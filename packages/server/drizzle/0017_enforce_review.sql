@@ -1,0 +1,1 @@
+ALTER TABLE "stages" ADD COLUMN "enforce_review" boolean DEFAULT false NOT NULL;
