@@ -128,8 +128,10 @@ export const Budgets = {
   // 287 KB in 40 files before the first-load groups (entry 101), 234 KB in 9 after; 209 KB in 10 (entry 106);
   // 145 KB in 9 with zod, TanStack Query and the switchers' menu after the first render (entry 118).
   login: { brotliBytes: 147 * KB, requests: Goals.login.requests },
-  // 291 KB in 52 files (entry 101), 283 KB in 23, 235 KB in 9 (entry 106).
-  appShell: { brotliBytes: 238 * KB },
+  // 291 KB in 52 files (entry 101), 283 KB in 23, 235 KB in 9 (entry 106); 238.1 KB after issues 31 and
+  // 39 put the tab's title, reading a task's notifications, the remembered workspace, the upload limit
+  // and paused webhooks' notices in the shell (1.3 KB in all), so 239 KB: still under the 250 KB goal.
+  appShell: { brotliBytes: 239 * KB },
   screenOwnChunk: Goals.screenOwnChunk,
 } as const;
 
