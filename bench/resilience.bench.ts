@@ -133,10 +133,17 @@ async function load(url: string, headers: Record<string, string> = {}): Promise<
   };
 }
 
+/** The crash rounds' writers create hundreds of workspaces as one user: lift the cap on owned ones. */
+const crashEnv = { MAX_OWNED_WORKSPACES: '100000' };
+
 async function targets(): Promise<Target[]> {
   const dir = await mkdtemp(join(tmpdir(), 'stageline-resilience-'));
   const list: Target[] = [
-    { label: 'embedded (PGlite)', env: { DATA_DIR: dir }, cleanup: () => rm(dir, { recursive: true, force: true }) },
+    {
+      label: 'embedded (PGlite)',
+      env: { DATA_DIR: dir, ...crashEnv },
+      cleanup: () => rm(dir, { recursive: true, force: true }),
+    },
   ];
   const serverUrl = process.env.BENCH_DATABASE_URL;
   if (serverUrl) {
@@ -151,7 +158,7 @@ async function targets(): Promise<Target[]> {
     url.pathname = `/${name}`;
     list.push({
       label: 'PostgreSQL',
-      env: { DATABASE_URL: url.toString() },
+      env: { DATABASE_URL: url.toString(), ...crashEnv },
       cleanup: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
     });
   } else {
@@ -236,10 +243,11 @@ async function attackRow(target: Target, name: string): Promise<string> {
     const took = performance.now() - started;
     const idleRss = Math.max(...idle.rss);
     const f = (value: number) => Math.round(value).toLocaleString('en');
+    const signed = (value: number) => `${value < 0 ? '−' : '+'}${f(Math.abs(value))}`;
     return (
       `| ${target.label} | ${description} (${ms(took)}) | **${f(percentile(busy.health, 50))} / ${f(percentile(busy.health, 99))} ms** ` +
       `| ${f(percentile(idle.health, 50))} / ${f(percentile(idle.health, 99))} ms | ${f(Math.max(...busy.signIns))} ms ` +
-      `| ${f(Math.max(...idle.signIns))} ms | **+${f(Math.max(...busy.rss) - idleRss)} MB** (${f(idleRss)} MB idle) |`
+      `| ${f(Math.max(...idle.signIns))} ms | **${signed(Math.max(...busy.rss) - idleRss)} MB** (${f(idleRss)} MB idle) |`
     );
   } finally {
     server.child.kill('SIGTERM');
