@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { nextCode, nextMail, uniqueName } from './support/accounts';
+import { nextCode, nextMail, submitRegisterForm, uniqueName } from './support/accounts';
 import { expect, snap, test } from './support/fixtures';
 
 async function typeCode(page: Page, prefix: string, code: string) {
@@ -136,11 +136,7 @@ test.describe('accounts and sign-in', () => {
     // The code step, in Russian.
     const username = uniqueName('ru');
     await page.goto('/register');
-    await page.getByTestId('register-username').fill(username);
-    await page.getByTestId('register-email').fill(`${username}@example.test`);
-    await page.getByTestId('register-password').fill('lilac-harbor-62-candle');
-    await page.getByTestId('register-password-confirm').fill('lilac-harbor-62-candle');
-    await page.getByTestId('register-submit').click();
+    await submitRegisterForm(page, { username, email: `${username}@example.test` });
     await expect(page.getByTestId('otp-step')).toBeVisible();
     await snap(page, 'otp-ru-dark');
 

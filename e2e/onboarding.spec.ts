@@ -1,5 +1,5 @@
 import type { Browser, Page } from '@playwright/test';
-import { nextCode, registerUser, signInAs, uniqueName } from './support/accounts';
+import { nextCode, registerUser, signInAs, submitRegisterForm, uniqueName } from './support/accounts';
 import { call } from './support/api';
 import { expect, snap, test } from './support/fixtures';
 
@@ -93,13 +93,7 @@ test.describe('landing and onboarding', () => {
 
     const username = uniqueName('newcomer');
     const email = `${username}@example.test`;
-    const password = 'lilac-harbor-62-candle';
-    await page.getByTestId('register-username').fill(username);
-    await page.getByTestId('register-email').fill(email);
-    await page.getByTestId('register-password').fill(password);
-    await page.getByTestId('register-password-confirm').fill(password);
-    await page.getByTestId('register-submit').click();
-    await expect(page.getByTestId('otp-step')).toBeVisible();
+    await submitRegisterForm(page, { username, email });
     await typeCode(page, await nextCode(email));
 
     // Welcome and the tutorial.
@@ -256,14 +250,8 @@ test.describe('landing and onboarding', () => {
 async function signUp(page: Page, email?: string): Promise<{ username: string; password: string }> {
   const username = uniqueName('first');
   const address = email ?? `${username}@example.test`;
-  const password = 'lilac-harbor-62-candle';
   await page.goto('/register');
-  await page.getByTestId('register-username').fill(username);
-  await page.getByTestId('register-email').fill(address);
-  await page.getByTestId('register-password').fill(password);
-  await page.getByTestId('register-password-confirm').fill(password);
-  await page.getByTestId('register-submit').click();
-  await expect(page.getByTestId('otp-step')).toBeVisible();
+  const { password } = await submitRegisterForm(page, { username, email: address });
   await typeCode(page, await nextCode(address));
   return { username, password };
 }

@@ -71,3 +71,21 @@ export async function signInAs(page: Page, user: TestUser): Promise<void> {
     refresh: user.refresh,
   });
 }
+
+/**
+ * Fills /register's form (already open) for a new account and sends it; resolves once the e-mailed
+ * code is asked for. The password is the one every journey uses unless given.
+ */
+export async function submitRegisterForm(
+  page: Page,
+  account: { username: string; email: string; password?: string },
+): Promise<{ password: string }> {
+  const password = account.password ?? 'lilac-harbor-62-candle';
+  await page.getByTestId('register-username').fill(account.username);
+  await page.getByTestId('register-email').fill(account.email);
+  await page.getByTestId('register-password').fill(password);
+  await page.getByTestId('register-password-confirm').fill(password);
+  await page.getByTestId('register-submit').click();
+  await page.getByTestId('otp-step').waitFor();
+  return { password };
+}
