@@ -294,7 +294,10 @@ describe('CSV import', () => {
       .innerJoin(schema.webhooks, eq(schema.webhooks.id, schema.webhookDeliveries.webhookId))
       .where(eq(schema.webhooks.workspaceId, team.workspace.id));
     expect(deliveries).toHaveLength(1);
-    expect(deliveries[0]).toMatchObject({ event: 'unit.batch_created', data: { count: 3, pipeline: flow.pipeline.id } });
+    expect(deliveries[0]).toMatchObject({
+      event: 'unit.batch_created',
+      data: { count: 3, pipeline: flow.pipeline.id },
+    });
     expect((deliveries[0]!.data as { units: number[] }).units.sort()).toEqual(units.map((u) => u.id).sort());
   });
 

@@ -66,7 +66,9 @@ export async function redeliver(webhookId: number, deliveryId: number): Promise<
 
 /** A new signing secret (shown once); the previous one still signs during the overlap. */
 export async function rotateWebhookSecret(webhookId: number): Promise<TWebhookCreated> {
-  const rotated = ZWebhookCreated.parse(await api.post<unknown>(`webhooks/${webhookId}/rotate-secret/`, undefined, silent));
+  const rotated = ZWebhookCreated.parse(
+    await api.post<unknown>(`webhooks/${webhookId}/rotate-secret/`, undefined, silent),
+  );
   await refresh();
   return rotated;
 }

@@ -7,11 +7,5 @@ export { rememberWorkspace, useOpenWorkspace } from './hooks/use-switch-workspac
 export { InviteUsersSection } from './components/settings/invite-users-section';
 export { useMembers, type TMember } from './members';
 export { roleLabel } from './lib/roles';
-export {
-  myInvitesQueryOptions,
-  useCreateWorkspace,
-  useMyInvites,
-  useWorkspaces,
-  workspaceQueryOptions,
-} from './api';
+export { myInvitesQueryOptions, useCreateWorkspace, useMyInvites, useWorkspaces, workspaceQueryOptions } from './api';
 export { PendingInvites } from './components/pending-invites';
