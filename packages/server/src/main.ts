@@ -1,5 +1,4 @@
 import closeWithGrace from 'close-with-grace';
-import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { openDatabase } from './db';
 import { createLogger } from './http/logging';
@@ -23,6 +22,10 @@ async function main(): Promise<void> {
     throw error;
   }
   const logger = createLogger(config.logLevel);
+  // The web server's modules load while the database opens: much of PGlite's start is waiting on
+  // files and on V8 compiling its WASM in the background (docs/decisions.md, 166).
+  const appModule = import('./app');
+  appModule.catch(() => undefined); // awaited below, after the database; a failure is reported there
   const database = await openDatabase(
     config.databaseUrl
       ? { databaseUrl: config.databaseUrl }
@@ -36,6 +39,7 @@ async function main(): Promise<void> {
     { version, database: database.kind, dataDir: config.databaseUrl ? undefined : config.dataDir },
     'database ready',
   );
+  const { buildApp } = await appModule;
   const app = await buildApp({ config, database, webDistDir, logger, jobs: 'after-listen' });
 
   closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {

@@ -3,43 +3,23 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { PGlite, type QueryOptions } from '@electric-sql/pglite';
 import { sql, type SQL } from 'drizzle-orm';
-import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
-import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
-import { PgDialect, type PgDatabase, type PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
-import pg from 'pg';
 import { migrationsDir } from '../package-paths';
 import { lockDataDir, type DataDirLock } from './data-dir-lock';
+import { createLiveness } from './liveness';
 import { createPgliteDataDir, pgliteStartParams } from './pglite-data-dir';
 import { countStatement, uncounted, uncountedWork } from './statements';
 import * as schema from './schema';
+import type { Database, Db } from './types';
 
 export { DataDirLockedError } from './data-dir-lock';
 export { countStatements } from './statements';
 export { PgliteSettings } from './pglite-data-dir';
 
 export { schema };
-
-/** The Drizzle handle every service uses; it does not say whether PGlite or PostgreSQL is behind it. */
-export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
-
-/**
- * The NOTIFY channel every server process LISTENs on, through the live-event hub
- * (`features/events/hub.ts`): event ids, and `session:<id>` when a session ends (docs/security.md).
- */
-export const NotifyChannel = 'stageline_events';
-
-/** What `listen` tells its caller besides payloads. */
-export type ListenOptions = {
-  /**
-   * Called after the dedicated connection was lost and is listening again (PostgreSQL only):
-   * notifications sent in between are lost, so the caller catches up from the table.
-   */
-  onReconnect?: () => void;
-  /** Called when the dedicated connection is lost (PostgreSQL only), before any `onReconnect`. */
-  onLost?: () => void;
-};
+export { NotifyChannel, type Database, type Db, type ListenOptions } from './types';
 
 /** Rows of a raw statement, on PGlite and node-postgres alike (both answer `{ rows }`). */
 export async function rowsOf<T>(db: Db, query: SQL): Promise<T[]> {
@@ -109,24 +89,6 @@ export function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
-export type Database = {
-  kind: 'pglite' | 'postgres';
-  db: Db;
-  /** Connections that can run statements at once (1 for the embedded database). */
-  poolSize: number;
-  /**
-   * LISTENs on `channel` and calls `onPayload` with each NOTIFY's payload (delivered only after the
-   * notifying transaction commits). Resolves once listening, so a NOTIFY sent after it is never
-   * missed; the answer stops listening. PostgreSQL uses a dedicated connection outside the pool that
-   * reconnects after errors; PGlite its own `listen`.
-   */
-  listen(channel: string, onPayload: (payload: string) => void, options?: ListenOptions): Promise<() => Promise<void>>;
-  /** Throws when the database does not answer. */
-  ping(): Promise<void>;
-  /** Closes connections (and releases the data directory lock); safe to call twice. */
-  close(): Promise<void>;
-};
-
 export type DatabaseOptions =
   | { databaseUrl: string; migrate?: boolean; poolSize?: number }
   | {
@@ -144,137 +106,27 @@ export type DatabaseOptions =
  * are applied before it is returned.
  */
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  const database =
-    'databaseUrl' in options ? openPostgres(options.databaseUrl, options.poolSize) : await openPglite(options);
+  let database: Database;
+  let migrate: (database: Database) => Promise<void>;
+  if ('databaseUrl' in options) {
+    // The PostgreSQL driver is loaded only for a server (docs/decisions.md, 166).
+    const postgres = await import('./postgres');
+    database = postgres.openPostgres(options.databaseUrl, options.poolSize);
+    migrate = postgres.migratePostgres;
+  } else {
+    database = await openPglite(options);
+    migrate = (opened) =>
+      migratePglite(opened.db as Parameters<typeof migratePglite>[0], { migrationsFolder: migrationsDir });
+  }
   if (options.migrate !== false) {
     try {
-      await migrateDatabase(database);
+      await migrate(database);
     } catch (error) {
       await database.close();
       throw error;
     }
   }
   return database;
-}
-
-async function migrateDatabase(database: Database): Promise<void> {
-  if (database.kind === 'pglite') {
-    await migratePglite(database.db as Parameters<typeof migratePglite>[0], { migrationsFolder: migrationsDir });
-  } else {
-    await migratePg(database.db as Parameters<typeof migratePg>[0], { migrationsFolder: migrationsDir });
-  }
-}
-
-function openPostgres(databaseUrl: string, poolSize = 10): Database {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: poolSize });
-  // An idle client that loses its server must not crash the process; the next query reconnects.
-  pool.on('error', () => undefined);
-  // Every statement, pooled or in a transaction, goes through a client's `query`.
-  pool.on('connect', (client) => {
-    const query = client.query.bind(client) as (...args: unknown[]) => unknown;
-    (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args) => {
-      countStatement();
-      return query(...args);
-    };
-  });
-  const db = drizzlePg({ client: pool, schema }) as unknown as Db;
-  let closed = false;
-  const listeners = new Set<() => Promise<void>>();
-  return {
-    kind: 'postgres',
-    db,
-    poolSize,
-    ping: async () => {
-      await db.execute(sql`select 1`);
-    },
-    listen: async (channel, onPayload, options) => {
-      const stop = await listenPostgres(databaseUrl, channel, uncounted(onPayload), options);
-      const remove = async () => {
-        listeners.delete(remove);
-        await stop();
-      };
-      listeners.add(remove);
-      return remove;
-    },
-    close: async () => {
-      if (closed) return;
-      closed = true;
-      await Promise.all([...listeners].map((stop) => stop()));
-      await pool.end();
-    },
-  };
-}
-
-const quoteChannel = (channel: string) => {
-  if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`Unexpected channel name ${channel}`);
-  return `"${channel}"`;
-};
-
-/**
- * LISTEN on a dedicated connection (a pooled one would be handed to queries and lose it). When the
- * connection fails it is replaced, with a growing delay (up to 5 s), and `onReconnect` says so.
- */
-async function listenPostgres(
-  databaseUrl: string,
-  channel: string,
-  onPayload: (payload: string) => void,
-  options: ListenOptions = {},
-): Promise<() => Promise<void>> {
-  let stopped = false;
-  let client: pg.Client | undefined;
-  let retry: NodeJS.Timeout | undefined;
-  let attempt = 0;
-
-  const connect = async (): Promise<void> => {
-    const next = new pg.Client({ connectionString: databaseUrl });
-    next.on('notification', (message) => {
-      if (message.channel === channel) onPayload(message.payload ?? '');
-    });
-    const lost = () => {
-      if (client !== next || stopped) return;
-      client = undefined;
-      next.end().catch(() => undefined);
-      options.onLost?.();
-      schedule();
-    };
-    next.on('error', lost);
-    next.on('end', lost);
-    client = next;
-    try {
-      await next.connect();
-      await next.query(`LISTEN ${quoteChannel(channel)}`);
-    } catch (error) {
-      client = undefined;
-      await next.end().catch(() => undefined);
-      throw error;
-    }
-  };
-
-  const schedule = () => {
-    if (stopped || retry) return;
-    const delay = Math.min(5000, 100 * 2 ** attempt);
-    attempt += 1;
-    retry = setTimeout(() => {
-      retry = undefined;
-      connect().then(
-        () => {
-          attempt = 0;
-          options.onReconnect?.();
-        },
-        () => schedule(),
-      );
-    }, delay);
-    retry.unref();
-  };
-
-  await connect();
-  return async () => {
-    stopped = true;
-    if (retry) clearTimeout(retry);
-    const current = client;
-    client = undefined;
-    await current?.end().catch(() => undefined);
-  };
 }
 
 async function openPglite(
@@ -308,17 +160,16 @@ async function openPglite(
     });
   // Queries and execs, in a transaction or not, each take PGlite's query lock once.
   const exclusive = client._runExclusiveQuery.bind(client);
+  const liveness = createLiveness(() => client.query('select 1'));
   client._runExclusiveQuery = (run) => {
     countStatement();
-    return exclusive(run);
+    return liveness.answered(exclusive(run));
   };
   return {
     kind: 'pglite',
     db,
     poolSize: 1,
-    ping: async () => {
-      await client.query('select 1');
-    },
+    ping: liveness.ping,
     listen: async (channel, onPayload) => {
       // Awaited before anything NOTIFYs, or the notification is missed (STACK.md).
       const unlisten = await client.listen(channel, uncounted(onPayload));
@@ -329,6 +180,7 @@ async function openPglite(
     close: async () => {
       if (closed) return;
       closed = true;
+      liveness.forget();
       if (!client.closed) await client.close();
       await lock?.release();
     },

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { eq } from 'drizzle-orm';
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { Config } from '../../config';
 import { schema, type Db } from '../../db';
 import type { MailContent } from './templates';
@@ -29,11 +29,16 @@ export type Mailer = {
  * this machine can read (`/dev/outbox`).
  */
 export function createMailer({ config, db, log }: { config: Config; db: Db; log: FastifyBaseLogger }): Mailer {
-  const transport: Transporter | undefined = config.smtpUrl ? nodemailer.createTransport(config.smtpUrl) : undefined;
+  const smtpUrl = config.smtpUrl;
+  // nodemailer is loaded with the first mail, not at every start (docs/decisions.md, 166).
+  let transport: Promise<Transporter> | undefined;
+  const transportOf = (url: string) =>
+    (transport ??= import('nodemailer').then(({ default: nodemailer }) => nodemailer.createTransport(url)));
   const pending = new Set<Promise<void>>();
 
-  async function deliver(id: number, mail: OutgoingMail, smtp: Transporter, rethrow: boolean): Promise<void> {
+  async function deliver(id: number, mail: OutgoingMail, url: string, rethrow: boolean): Promise<void> {
     try {
+      const smtp = await transportOf(url);
       await smtp.sendMail({
         from: config.mailFrom,
         to: mail.to,
@@ -55,28 +60,28 @@ export function createMailer({ config, db, log }: { config: Config; db: Db; log:
   }
 
   return {
-    devOutbox: !transport,
+    devOutbox: !smtpUrl,
     async send(mail, options) {
-      const body = transport ? { text: '', html: '' } : { text: mail.text, html: mail.html };
+      const body = smtpUrl ? { text: '', html: '' } : { text: mail.text, html: mail.html };
       const [row] = await db
         .insert(schema.mailOutbox)
         .values({ to: mail.to, subject: mail.subject, ...body })
         .returning({ id: schema.mailOutbox.id });
-      if (!transport) {
+      if (!smtpUrl) {
         log.info(
           { mailId: row!.id, to: mail.to, subject: mail.subject },
           'mail stored in the dev outbox: read it at /dev/outbox on this machine',
         );
         return;
       }
-      const delivery = deliver(row!.id, mail, transport, Boolean(options?.wait));
+      const delivery = deliver(row!.id, mail, smtpUrl, Boolean(options?.wait));
       pending.add(delivery);
       void delivery.catch(() => undefined).finally(() => pending.delete(delivery));
       if (options?.wait) await delivery;
     },
     async close() {
       await Promise.allSettled([...pending]);
-      transport?.close();
+      (await transport?.catch(() => undefined))?.close();
     },
   };
 }

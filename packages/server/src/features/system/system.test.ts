@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import type { Database } from '../../db';
 import { serverRoot } from '../../package-paths';
@@ -42,6 +43,33 @@ describe('GET /api/health/', () => {
     const response = await t.app.inject({ method: 'GET', url: '/api/health' });
     expect(response.statusCode).toBe(404);
     expect(response.json()).toEqual({ detail: 'Not found.', code: 'not_found' });
+  });
+
+  test('answers at once while the database is busy and has just answered (decision 167)', async () => {
+    const timed = async () => {
+      const started = performance.now();
+      const response = await t.app.inject({ method: 'GET', url: '/api/health/' });
+      return { status: response.statusCode, ms: performance.now() - started, at: performance.now() };
+    };
+    let released = 0;
+    // A transaction that holds the embedded database's one connection for 1.6 s after a statement.
+    const holding = database.db.transaction(async (tx) => {
+      await tx.execute(sql`select 1`);
+      await new Promise((resolve) => setTimeout(resolve, 1_600));
+      released = performance.now();
+    });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const fresh = await timed();
+    expect(fresh.status).toBe(200);
+    expect(fresh.ms).toBeLessThan(500);
+    if (databaseKind === 'pglite') {
+      // A second later nothing has answered: the check asks the database, and waits for its turn.
+      await new Promise((resolve) => setTimeout(resolve, 1_100));
+      const stale = await timed();
+      expect(stale.status).toBe(200);
+      expect(stale.at).toBeGreaterThanOrEqual(released);
+    }
+    await holding;
   });
 
   test('answers 503 degraded when the database is gone', async () => {
