@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { PGlite, type QueryOptions } from '@electric-sql/pglite';
-import { sql, type SQL } from 'drizzle-orm';
+import type { SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
@@ -129,6 +129,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   return database;
 }
 
+/** How long statements of the embedded database may run one after another without letting the event loop turn. */
+const yieldEveryMs = 10;
+
 async function openPglite(
   options: { dataDir: string; onLockTakeover?: (reason: string) => void } | { pglite: PGlite },
 ): Promise<Database> {
@@ -161,15 +164,28 @@ async function openPglite(
   // Queries and execs, in a transaction or not, each take PGlite's query lock once.
   const exclusive = client._runExclusiveQuery.bind(client);
   const liveness = createLiveness(() => client.query('select 1'));
+  let turnAt = performance.now();
   client._runExclusiveQuery = (run) => {
     countStatement();
-    return liveness.answered(exclusive(run));
+    return liveness.answered(
+      exclusive(async () => {
+        // PGlite runs each statement synchronously and hands its lock on through promises, so a
+        // queue of statements ran back to back in one microtask chain: the event loop accepted no
+        // connection for up to half a second. Every `yieldEveryMs` the next statement waits for
+        // the loop to turn once (decision 167).
+        if (performance.now() - turnAt > yieldEveryMs) {
+          await new Promise<void>((resolve) => setImmediate(resolve));
+          turnAt = performance.now();
+        }
+        return run();
+      }),
+    );
   };
   return {
     kind: 'pglite',
     db,
     poolSize: 1,
-    ping: liveness.ping,
+    ping: () => liveness.ping(),
     listen: async (channel, onPayload) => {
       // Awaited before anything NOTIFYs, or the notification is missed (STACK.md).
       const unlisten = await client.listen(channel, uncounted(onPayload));

@@ -39,7 +39,7 @@ export function openPostgres(databaseUrl: string, poolSize = 10): Database {
     kind: 'postgres',
     db,
     poolSize,
-    ping: liveness.ping,
+    ping: () => liveness.ping(),
     listen: async (channel, onPayload, options) => {
       const stop = await listenPostgres(databaseUrl, channel, uncounted(onPayload), options);
       const remove = async () => {
