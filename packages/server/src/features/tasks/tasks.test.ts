@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { and, eq, gt, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { TReviewMode, TTask } from '@stageline/shared';
 import { schema } from '../../db';
@@ -313,6 +313,49 @@ describe('reject with return_to', () => {
     expect(c.predecessors.map((p) => p.status)).toEqual(['edit', 'done']);
     // The fix: A done again makes C ready again.
     ok(await as(t, s.team.member)('PATCH', `/api/tasks/${s.a}/`, { status: 'done' }));
+    expect((await get(s.team.member, s.c)).ready).toBe(true);
+  });
+
+  test('sending A and B back: both to edit, C back to its start, and three live task events', async () => {
+    const s = await join();
+    const [stageA, stageB] = s.flow.stages;
+    const [{ last } = { last: 0 }] = await t.database.db
+      .select({ last: sql<number>`coalesce(max(${schema.events.id}), 0)::int` })
+      .from(schema.events);
+    const c = ok(await act(t, s.team.admin, s.c, 'reject', { return_to: [stageA, stageB], comment: 'Both need work' }));
+    expect(c).toMatchObject({
+      status: 'todo',
+      ready: false,
+      iteration: { outcome: 'returned', closed: true, return_to: [stageA, stageB] },
+    });
+    for (const id of [s.a, s.b]) {
+      const back = await get(s.team.member, id);
+      expect(back.status).toBe('edit');
+      expect(back.history.at(-1)).toMatchObject({
+        action: 'send_back',
+        from: 'done',
+        to: 'edit',
+        comment: 'Both need work',
+      });
+    }
+    expect(c.predecessors.map((p) => p.status)).toEqual(['edit', 'edit']);
+    // One live event per changed task, to the workspace: A, B and C.
+    const published = await t.database.db
+      .select({ type: schema.events.type, payload: schema.events.payload })
+      .from(schema.events)
+      .where(and(gt(schema.events.id, last), eq(schema.events.workspaceId, s.team.workspace.id)));
+    const taskIds = published
+      .filter((event) => event.type.startsWith('task'))
+      .map(
+        (event) =>
+          (event.payload as { task?: { id?: number }; id?: number }).task?.id ?? (event.payload as { id?: number }).id,
+      );
+    expect(new Set(taskIds)).toEqual(new Set([s.a, s.b, s.c]));
+    expect(taskIds).toHaveLength(3);
+    // Only A done again leaves C waiting for B.
+    ok(await as(t, s.team.member)('PATCH', `/api/tasks/${s.a}/`, { status: 'done' }));
+    expect((await get(s.team.member, s.c)).ready).toBe(false);
+    ok(await as(t, s.team.member)('PATCH', `/api/tasks/${s.b}/`, { status: 'done' }));
     expect((await get(s.team.member, s.c)).ready).toBe(true);
   });
 

@@ -146,6 +146,17 @@ describe('task details', () => {
     expect(sent('POST', '/api/tasks/50/reject/')[0]!.body).toEqual({ comment: 'Too dark', return_to: [11] });
   });
 
+  it('sends both predecessors back when both are chosen', async () => {
+    serve('guest', taskRoute(task(), { 'POST /api/tasks/50/reject/': json(200, task({ status: 'todo' })) }));
+    renderAt('/app/tasks/50');
+    fireEvent.click(await screen.findByTestId('task-reject', {}, lazy));
+    fireEvent.click(await screen.findByTestId('reject-return-10'));
+    fireEvent.click(screen.getByTestId('reject-return-11'));
+    fireEvent.click(screen.getByTestId('reject-confirm'));
+    await waitFor(() => expect(sent('POST', '/api/tasks/50/reject/')).toHaveLength(1), lazy);
+    expect(sent('POST', '/api/tasks/50/reject/')[0]!.body).toEqual({ return_to: [10, 11] });
+  });
+
   it('sends an empty return_to for "this task"', async () => {
     serve('guest', taskRoute(task(), { 'POST /api/tasks/50/reject/': json(200, task({ status: 'edit' })) }));
     renderAt('/app/tasks/50');
@@ -171,6 +182,15 @@ describe('task details', () => {
     fireEvent.click(await screen.findByTestId('accept-confirm'));
     expect(await screen.findByText('Task update error', {}, lazy)).toBeInTheDocument();
     expect(screen.getAllByText('You have already reacted in this review round.').length).toBeGreaterThan(0);
+  });
+
+  it('says once that the server is unavailable, without a second "Task update error"', async () => {
+    serve('guest', taskRoute(task(), { 'POST /api/tasks/50/accept/': json(502, {}) }));
+    renderAt('/app/tasks/50');
+    fireEvent.click(await screen.findByTestId('task-accept', {}, lazy));
+    fireEvent.click(await screen.findByTestId('accept-confirm'));
+    expect(await screen.findByText('Server Unavailable', {}, lazy)).toBeInTheDocument();
+    expect(screen.queryByText('Task update error')).toBeNull();
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { BuildHeader } from '@stageline/shared';
-import { ApiError, createApiClient, type TApiClientDeps } from './client';
+import { ApiError, createApiClient, shownByTransport, type TApiClientDeps } from './client';
 import type { TTokens, TTokenStore } from './tokens';
 
 type THandler = (url: string, init: RequestInit) => Response | Promise<Response>;
@@ -442,5 +442,76 @@ describe('the build an answer names', () => {
     await apiError(client.get('units/9/'));
     await client.get('units/');
     expect(onBuild.mock.calls).toEqual([['/assets/index-a.js'], ['/assets/index-b.js']]);
+  });
+});
+
+/**
+ * Each transport outcome, silent call or not: whether the person was told (one toast or screen at
+ * most) and whether `shownByTransport` says so, so that no caller adds a second toast or stays
+ * silent (issue 32, item 5).
+ */
+describe('who tells the person: each outcome once', () => {
+  const outcomes: { name: string; handler: THandler; toasts: number; shown: boolean; silentToasts: number }[] = [
+    {
+      name: 'network error',
+      handler: () => Promise.reject(new TypeError('Failed to fetch')),
+      toasts: 1,
+      shown: true,
+      silentToasts: 1,
+    },
+    { name: '502', handler: () => json(502, {}), toasts: 1, shown: true, silentToasts: 1 },
+    { name: '503 unavailable', handler: () => json(503, {}), toasts: 1, shown: true, silentToasts: 1 },
+    {
+      name: '503 server_busy',
+      handler: () => json(503, { detail: 'Busy: try again in 2 s.', code: 'server_busy' }),
+      toasts: 1,
+      shown: true,
+      silentToasts: 1,
+    },
+    { name: '504', handler: () => json(504, {}), toasts: 1, shown: true, silentToasts: 1 },
+    {
+      name: '503 maintenance',
+      handler: () => json(503, { detail: 'Sorry', code: 'maintenance' }),
+      toasts: 0,
+      shown: true,
+      silentToasts: 0,
+    },
+    {
+      name: '403 with a detail',
+      handler: () => json(403, { detail: 'No', code: 'permission_denied' }),
+      toasts: 1,
+      shown: true,
+      silentToasts: 0,
+    },
+    {
+      name: '400 field errors',
+      handler: () => json(400, { name: ['Required'] }),
+      toasts: 0,
+      shown: false,
+      silentToasts: 0,
+    },
+  ];
+
+  it.each(outcomes)('$name', async ({ handler, toasts, shown, silentToasts }) => {
+    const loud = setup(handler);
+    const loudError = await apiError(loud.api.post('items/', {}));
+    expect(loud.deps.notify).toHaveBeenCalledTimes(toasts);
+    const silent = setup(handler);
+    const silentError = await apiError(silent.api.post('items/', {}, { silent: true }));
+    expect(silent.deps.notify).toHaveBeenCalledTimes(silentToasts);
+    expect(shownByTransport(loudError)).toBe(shown);
+    expect(shownByTransport(silentError)).toBe(silentToasts > 0 || silentError.code === 'maintenance');
+  });
+
+  it('a silent call the server is too busy for says when to try again', async () => {
+    const { api, deps } = setup(() => json(503, { detail: 'Busy: try again in 2 s.', code: 'server_busy' }));
+    const error = await apiError(api.get('items/', { silent: true }));
+    expect(error).toMatchObject({ status: 503, code: 'server_busy', message: 'Busy: try again in 2 s.' });
+    expect(deps.notify).toHaveBeenCalledExactlyOnceWith({
+      kind: 'warning',
+      title: 'Error',
+      message: 'Busy: try again in 2 s.',
+    });
+    expect(deps.onPageError).not.toHaveBeenCalledWith(expect.stringContaining('Unavailable'));
   });
 });

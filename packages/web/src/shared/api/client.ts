@@ -49,7 +49,11 @@ export type TRequestOptions = {
   blob?: boolean;
 };
 
-/** A failed call. `fields` holds `{"field": ["message"]}` errors for forms to show. */
+/**
+ * A failed call. `fields` holds `{"field": ["message"]}` errors for forms to show. `shown` says the
+ * transport has already told the person (a toast, the unavailable banner, the maintenance screen, the
+ * sign-in page): the one answer every caller asks before saying anything itself (`shownByTransport`).
+ */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
@@ -57,11 +61,15 @@ export class ApiError extends Error {
     readonly code?: string,
     readonly fields?: TFieldErrors,
     readonly body?: unknown,
+    readonly shown = false,
   ) {
     super(message);
     this.name = 'ApiError';
   }
 }
+
+/** Whether the transport has already told the person about this failure (docs/architecture.md, "Errors: who tells the person"). */
+export const shownByTransport = (error: unknown): boolean => error instanceof ApiError && error.shown;
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -195,7 +203,7 @@ export function createApiClient(deps: TApiClientDeps) {
       message: deps.t('Check your Internet connection.'),
     });
     deps.onPageError(deps.t('Server Unavailable. Check your Internet connection or try later.'));
-    throw new ApiError(status, deps.t('Server Unavailable'), 'unavailable');
+    throw new ApiError(status, deps.t('Server Unavailable'), 'unavailable', undefined, undefined, true);
   }
 
   async function sendOrUnavailable(method: string, path: string, options: TRequestOptions): Promise<Response> {
@@ -222,7 +230,7 @@ export function createApiClient(deps: TApiClientDeps) {
         const outcome = await sharedRefresh();
         if (outcome === 'expired') {
           logout();
-          throw new ApiError(401, deps.t('You must be authorized'), 'not_authenticated', undefined, body);
+          throw new ApiError(401, deps.t('You must be authorized'), 'not_authenticated', undefined, body, true);
         }
         if (outcome === 'failed') continue;
         response = await sendOrUnavailable(method, path, options);
@@ -234,7 +242,7 @@ export function createApiClient(deps: TApiClientDeps) {
       }
       if (!recovered) {
         deps.notify({ kind: 'error', title: deps.t('Error'), message: deps.t('Something wrong. Try later.') });
-        throw new ApiError(401, deps.t('Something wrong. Try later.'), 'token_not_valid', undefined, body);
+        throw new ApiError(401, deps.t('Something wrong. Try later.'), 'token_not_valid', undefined, body, true);
       }
     }
 
@@ -247,19 +255,23 @@ export function createApiClient(deps: TApiClientDeps) {
         title: deps.t('Request taking too long'),
         message: deps.t('Check your Internet connection.'),
       });
-      throw new ApiError(response.status, deps.t('Request taking too long'), code, undefined, body);
+      throw new ApiError(response.status, deps.t('Request taking too long'), code, undefined, body, true);
     }
     if (response.status === 503 && code === 'maintenance') {
       deps.onMaintenance?.();
-      throw new ApiError(503, detail ?? '', code, undefined, body);
+      throw new ApiError(503, detail ?? '', code, undefined, body, true);
     }
-    // A full request queue (`server_busy`) is a passing state with its own message, not an outage.
-    if ((response.status === 502 || response.status === 503) && code !== 'server_busy') {
-      return unavailable(response.status);
+    // A full request queue is a passing state with its own message (when to try again), not an
+    // outage; said even for a silent call, whose caller speaks only for the record's own errors.
+    if (response.status === 503 && code === 'server_busy') {
+      const message = detail ?? deps.t('Something wrong. Try later.');
+      deps.notify({ kind: 'warning', title: deps.t('Error'), message });
+      throw new ApiError(503, message, code, undefined, body, true);
     }
+    if (response.status === 502 || response.status === 503) return unavailable(response.status);
     if (response.status === 401 && !options.anonymous) {
       logout();
-      throw new ApiError(401, detail ?? deps.t('You must be authorized'), code, undefined, body);
+      throw new ApiError(401, detail ?? deps.t('You must be authorized'), code, undefined, body, true);
     }
 
     deps.onPageError(null);
@@ -267,8 +279,9 @@ export function createApiClient(deps: TApiClientDeps) {
     if (!response.ok) {
       const fields = asFieldErrors(body);
       const message = detail ?? (typeof body === 'string' && body ? body : deps.t('Unknown error'));
-      if (!options.silent && !fields) deps.notify({ kind: 'error', title: deps.t('Error'), message });
-      throw new ApiError(response.status, message, code, fields, body);
+      const toast = !options.silent && !fields;
+      if (toast) deps.notify({ kind: 'error', title: deps.t('Error'), message });
+      throw new ApiError(response.status, message, code, fields, body, toast);
     }
 
     if (!options.silent && isObject(body) && !(body instanceof Blob)) {

@@ -58,4 +58,4 @@ export function setDebug(on: boolean): void {
   debugEnabled = on;
 }
 
-export { ApiError } from './client';
+export { ApiError, shownByTransport } from './client';

@@ -1,4 +1,4 @@
-import { ApiError } from '../api/client';
+import { ApiError, shownByTransport } from '../api/client';
 
 /**
  * Server field errors (`{"field": ["message"]}`, already translated) in Mantine's shape. Here, not
@@ -8,13 +8,10 @@ export function fieldErrors(fields: Record<string, string[]> | undefined): Recor
   return Object.fromEntries(Object.entries(fields ?? {}).map(([field, messages]) => [field, messages.join(' ')]));
 }
 
-/** Statuses the transport has already told the user about with a toast (slow, unavailable). */
-const toastedByTransport = new Set([0, 408, 502, 503, 504]);
-
 /**
  * Spreads a failed form call over the form (docs/rules.md §API): errors of known fields go on those
  * fields through `setErrors`, and what is left becomes the one message for the form's inline alert.
- * Null means nothing more to show: the fields carry it, or the transport already toasted it. A 429
+ * Null means nothing more to show: the fields carry it, or the transport already said it. A 429
  * keeps the server's translated message; other errors of unknown fields keep theirs; a whole-request
  * error says the server's reason (its translated `detail`) when it gave one, and
  * `fallback` only when it did not (issue 19: "Data was not saved" alone never says why).
@@ -24,7 +21,7 @@ export function formError(
   options: { fields?: readonly string[]; setErrors?: (errors: Record<string, string>) => void; fallback?: string },
 ): string | null {
   if (!(error instanceof ApiError)) return options.fallback ?? (error instanceof Error ? error.message : null);
-  if (toastedByTransport.has(error.status) || error.code === 'maintenance') return null;
+  if (shownByTransport(error)) return null;
   if (error.status === 429) return error.message;
   if (error.fields) {
     const known = options.fields ?? [];

@@ -1,15 +1,7 @@
 import { Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { ApiError } from '../../../shared/api';
+import { ApiError, shownByTransport } from '../../../shared/api';
 import { showToast } from '../../../shared/ui/toast';
-
-/** Failures the transport has already toasted (slow answers, server unavailable, maintenance). */
-export function toastedByTransport(error: unknown): boolean {
-  return (
-    error instanceof ApiError &&
-    ([0, 408, 502, 503, 504].includes(error.status) || error.code === 'unavailable' || error.code === 'maintenance')
-  );
-}
 
 export const isServerError = (error: unknown) => error instanceof ApiError && error.status >= 500;
 
@@ -18,7 +10,7 @@ export const isServerError = (error: unknown) => error instanceof ApiError && er
  * (already translated) says why. Nothing when the transport has told the user already.
  */
 export function reportFailure(error: unknown, title: string): void {
-  if (toastedByTransport(error)) return;
+  if (shownByTransport(error)) return;
   const detail = error instanceof ApiError && !isServerError(error) ? error.message : '';
   if (detail && detail !== title) showToast({ kind: 'error', title, message: detail });
   else showToast({ kind: 'error', message: title });

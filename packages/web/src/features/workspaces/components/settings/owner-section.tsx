@@ -8,7 +8,8 @@ import { showToast } from '../../../../shared/ui/toast';
 import { useDelegateOwnership, useDeleteWorkspace, useWorkspaceUsers } from '../../api';
 import { forgetCurrentWorkspace } from '../../current-workspace';
 import { userLabel } from '../../lib/bulk';
-import { isServerError, reportFailure, toastedByTransport } from '../../lib/report';
+import { shownByTransport } from '../../../../shared/api';
+import { isServerError, reportFailure } from '../../lib/report';
 import { ConfirmModal } from '../confirm-modal';
 import { Section } from '../../../../shared/ui/section';
 
@@ -128,7 +129,7 @@ function DeleteWorkspace({ workspace }: { workspace: TWorkspace }) {
       await navigate(paths.app.workspaces());
     } catch (failure) {
       if (isServerError(failure)) {
-        if (!toastedByTransport(failure))
+        if (!shownByTransport(failure))
           showToast({ kind: 'error', message: t('Workspace was not deleted, server error') });
       } else reportFailure(failure, t('Workspace was not deleted'));
     }
