@@ -34,7 +34,8 @@ import {
 import { digestsRoutes } from './features/digests';
 import { commentsRoutes } from './features/comments';
 import { csvRoutes } from './features/csv';
-import { eventsRoutes } from './features/events';
+import { eventsRoutes, type EventHub } from './features/events';
+import { createMetrics, registerMetrics } from './features/metrics';
 import { createMailer, devOutboxRoutes } from './features/mail';
 import { notificationsRoutes, notify } from './features/notifications';
 import { oauthRoutes } from './features/oauth';
@@ -58,7 +59,7 @@ import { registerInputGuard } from './http/input-guard';
 import { registerMaintenanceGate } from './http/maintenance';
 import { registerSecurityHeaders } from './http/security';
 import { registerWebApp, webBuildOf } from './http/web-app';
-import { appJobs, createScheduler } from './jobs';
+import { appJobs, createScheduler, jobsSchema } from './jobs';
 import { version } from './version';
 
 /** Fastify's schema compilers, typed for Ajv's; the app's are zod's. */
@@ -135,10 +136,20 @@ export async function buildApp({
   await app.register(i18nPlugin);
   registerHostRedirect(app, config.publicUrl);
   registerMaintenanceGate(app, config.maintenance);
+  // Read at each scrape (docs/operations.md, "Metrics"); the hub is there once its routes start.
+  let hub: EventHub | undefined;
+  const metrics = createMetrics({
+    database,
+    admission: () => admission.stats(),
+    liveConnections: () => hub?.connections ?? 0,
+    jobsSchema,
+  });
   const admission = registerAdmission(app, {
     concurrency: config.maxConcurrentRequests ?? (database.kind === 'pglite' ? 4 : 2 * database.poolSize),
     maxQueue: config.maxQueuedRequests,
+    observeWait: (seconds) => metrics.observeAdmissionWait(seconds),
   });
+  registerMetrics(app, { metrics, token: config.metricsToken });
   app.decorate('admission', admission);
   registerInputGuard(app);
   registerSecurityHeaders(app, config);
@@ -231,6 +242,7 @@ export async function buildApp({
       await api.register(notificationsRoutes, { db: database.db });
       await api.register(eventsRoutes, {
         database,
+        onHub: (started) => (hub = started),
         hub: {
           onSignal: (payload) => sessionCache.signal(payload),
           onListening: (up) => sessionCache.listening(up),

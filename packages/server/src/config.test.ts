@@ -27,6 +27,7 @@ describe('loadConfig', () => {
       debug: false,
       trustProxy: false,
       webhooksAllowPrivate: false,
+      metricsToken: undefined,
       maxConcurrentRequests: undefined,
       maxQueuedRequests: 1000,
       maxUploadBytes: 100 * 1024 * 1024,

@@ -38,6 +38,7 @@ const ZEnv = z.object({
   DEBUG: ZBooleanFlag.default(false),
   TRUST_PROXY: ZBooleanFlag.default(false),
   WEBHOOKS_ALLOW_PRIVATE: ZBooleanFlag.default(false),
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   MAX_CONCURRENT_REQUESTS: z.coerce
     .number({ error: 'must be a whole number from 1 to 1000' })
     .int('must be a whole number from 1 to 1000')
@@ -169,6 +170,8 @@ export type Config = {
   trustProxy: boolean;
   /** Whether webhooks may call loopback, private and link-local addresses (tests, local setups). */
   webhooksAllowPrivate: boolean;
+  /** The bearer token `/api/metrics` asks of callers from elsewhere than this machine (docs/operations.md). */
+  metricsToken: string | undefined;
   /** API requests worked on at once; unset: 4 on the embedded database, twice the pool on PostgreSQL. */
   maxConcurrentRequests: number | undefined;
   /** API requests that may wait for their turn; one more is answered 503 `server_busy`. */
@@ -222,6 +225,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     debug: e.DEBUG,
     trustProxy: e.TRUST_PROXY,
     webhooksAllowPrivate: e.WEBHOOKS_ALLOW_PRIVATE,
+    metricsToken: e.METRICS_TOKEN,
     maxConcurrentRequests: e.MAX_CONCURRENT_REQUESTS,
     maxQueuedRequests: e.MAX_QUEUED_REQUESTS,
     maxUploadBytes: e.MAX_UPLOAD_MB * 1024 * 1024,

@@ -94,6 +94,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     debug: false,
     trustProxy: false,
     webhooksAllowPrivate: true,
+    metricsToken: undefined,
     maxConcurrentRequests: undefined,
     maxQueuedRequests: 1000,
     maxUploadBytes: 100 * 1024 * 1024,

@@ -89,6 +89,9 @@ const table: Record<string, Entry> = {
   'GET /api/health/': { expect: publicAll(200), call: at('/api/health/') },
   'GET /api/config/': { expect: publicAll(200), call: at('/api/config/') },
   'GET /api/openapi.json': { expect: publicAll(200), call: at('/api/openapi.json') },
+  // Decided by where the call comes from, not by role: open on this machine (where inject calls
+  // from), elsewhere only with METRICS_TOKEN (src/features/metrics/metrics.test.ts).
+  'GET /api/metrics': { expect: publicAll(200), call: at('/api/metrics') },
   'GET /api/docs': { expect: publicAll(200), call: at('/api/docs') },
   'HEAD /api/docs/': { expect: publicAll(200), call: at('/api/docs/') },
   'GET /api/docs/static/index.html': { expect: publicAll(302), call: at('/api/docs/static/index.html') },

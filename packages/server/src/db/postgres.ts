@@ -40,6 +40,7 @@ export function openPostgres(databaseUrl: string, poolSize = 10): Database {
     db,
     poolSize,
     ping: () => liveness.ping(),
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     listen: async (channel, onPayload, options) => {
       const stop = await listenPostgres(databaseUrl, channel, uncounted(onPayload), options);
       const remove = async () => {

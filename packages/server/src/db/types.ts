@@ -33,6 +33,8 @@ export type Database = {
    * reconnects after errors; PGlite its own `listen`.
    */
   listen(channel: string, onPayload: (payload: string) => void, options?: ListenOptions): Promise<() => Promise<void>>;
+  /** The pool's connections now (PostgreSQL; the embedded database has one and no pool). */
+  poolStats?(): { total: number; idle: number; waiting: number };
   /** Throws when the database does not answer. */
   ping(): Promise<void>;
   /** Closes connections (and releases the data directory lock); safe to call twice. */

@@ -6,10 +6,15 @@ export type AdmissionOptions = {
   concurrency: number;
   /** Requests that may wait; one more is answered 503 `server_busy` with Retry-After. */
   maxQueue: number;
+  /** Told how long each admitted request waited for its place, in seconds (the metrics). */
+  observeWait?: (seconds: number) => void;
 };
 
-/** Calls that never wait: health probes, and event streams (open for hours, they would hold a place). */
-const exempt = /^\/api\/(health|events)\//;
+/**
+ * Calls that never wait: health probes, metrics scrapes (both say how the queue is doing), and event
+ * streams (open for hours, they would hold a place).
+ */
+const exempt = /^\/api\/(health|events)\/|^\/api\/metrics(\?|$)/;
 /**
  * File transfers (docs/files.md) last as long as the client's network: a video watched or uploaded
  * over a slow line would hold a place for minutes. Their database work is short statements, one
@@ -32,7 +37,7 @@ type Tracked = FastifyRequest & { [state]?: { phase: 'waiting' | 'running' | 'do
  * order, and when `maxQueue` are already waiting the next one is told to come back later (503 with
  * a Retry-After estimated from the recent service time) instead of waiting without bound.
  */
-export function registerAdmission(app: FastifyInstance, { concurrency, maxQueue }: AdmissionOptions) {
+export function registerAdmission(app: FastifyInstance, { concurrency, maxQueue, observeWait }: AdmissionOptions) {
   let running = 0;
   const waiting: (() => void)[] = [];
   /** Exponential moving average of the time a request holds its place, in ms. */
@@ -71,6 +76,7 @@ export function registerAdmission(app: FastifyInstance, { concurrency, maxQueue 
       running += 1;
       request[state] = { phase: 'running' };
       started.set(request, performance.now());
+      observeWait?.(0);
       return done();
     }
     if (waiting.length >= maxQueue) {
@@ -80,11 +86,14 @@ export function registerAdmission(app: FastifyInstance, { concurrency, maxQueue 
     const entry: NonNullable<Tracked[typeof state]> = { phase: 'waiting' };
     request[state] = entry;
     // The place passes from the request that finishes straight to this one: `running` stays.
+    const queuedAt = performance.now();
     const wake = () => {
       // Woken because the client left: there is nobody to answer and no place was taken.
       if (entry.phase === 'done') return done(new AppError('unavailable'));
       entry.phase = 'running';
-      started.set(request, performance.now());
+      const now = performance.now();
+      started.set(request, now);
+      observeWait?.((now - queuedAt) / 1000);
       done();
     };
     entry.wake = wake;

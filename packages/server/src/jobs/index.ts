@@ -1,3 +1,3 @@
 /** The durable job scheduler (pg-boss) and the app's recurring jobs. */
 export { appJobs } from './jobs';
-export { createScheduler, type JobDefinition, type Scheduler } from './scheduler';
+export { createScheduler, jobsSchema, type JobDefinition, type Scheduler } from './scheduler';

@@ -101,6 +101,13 @@ export class EventHub {
     return this.cursor;
   }
 
+  /** Streams open on this process now (the metrics read it). */
+  get connections(): number {
+    let count = 0;
+    for (const set of this.sinks.values()) count += set.size;
+    return count;
+  }
+
   /** Registers an open stream; the answer removes it. */
   subscribe(sink: Sink): () => void {
     let set = this.sinks.get(sink.userId);

@@ -8,6 +8,7 @@ export {
   type PublishedEvent,
   type TStoredEvent,
 } from './publish';
+export { type EventHub } from './hub';
 export { eventsRoutes } from './routes';
 export {
   emitTasksCreated,

@@ -37,12 +37,15 @@ function message(id: number, type: string, data: unknown): string {
  * started with the routes (listening before the app serves anything) and stopped with the app;
  * open streams are ended in `preClose`, so they never hold up a shutdown.
  */
-export const eventsRoutes: FastifyPluginAsyncZod<{ database: Database; hub?: HubOptions }> = async (
-  app,
-  { database, hub: hubOptions },
-) => {
+export const eventsRoutes: FastifyPluginAsyncZod<{
+  database: Database;
+  hub?: HubOptions;
+  /** Told of the hub once it runs (the metrics count its streams). */
+  onHub?: (hub: EventHub) => void;
+}> = async (app, { database, hub: hubOptions, onHub }) => {
   const hub = new EventHub(database, { log: app.log, ...hubOptions });
   await hub.start();
+  onHub?.(hub);
   const open = new Set<() => void>();
   app.addHook('preClose', async () => {
     for (const end of [...open]) end();

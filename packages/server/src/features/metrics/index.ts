@@ -1,0 +1,2 @@
+export { createMetrics, type Metrics, type MetricsSources } from './registry';
+export { registerMetrics } from './routes';
