@@ -51,6 +51,7 @@ import { viewsRoutes } from './features/views';
 import { WebhookDispatcher, webhooksRoutes } from './features/webhooks';
 import { workspacesRoutes } from './features/workspaces';
 import { registerAdmission } from './http/admission';
+import { registerSlowRequestLog } from './http/slow-requests';
 import { registerSpareConnectionClose } from './http/spare-connections';
 import { answerFrameworkError, installErrorHandling } from './http/errors';
 import { registerHostRedirect } from './http/host-redirect';
@@ -150,6 +151,7 @@ export async function buildApp({
     observeWait: (seconds) => metrics.observeAdmissionWait(seconds),
   });
   registerMetrics(app, { metrics, token: config.metricsToken });
+  registerSlowRequestLog(app, { thresholdMs: config.slowRequestMs });
   app.decorate('admission', admission);
   registerInputGuard(app);
   registerSecurityHeaders(app, config);

@@ -28,6 +28,7 @@ describe('loadConfig', () => {
       trustProxy: false,
       webhooksAllowPrivate: false,
       metricsToken: undefined,
+      slowRequestMs: 1000,
       maxConcurrentRequests: undefined,
       maxQueuedRequests: 1000,
       maxUploadBytes: 100 * 1024 * 1024,

@@ -39,6 +39,12 @@ const ZEnv = z.object({
   TRUST_PROXY: ZBooleanFlag.default(false),
   WEBHOOKS_ALLOW_PRIVATE: ZBooleanFlag.default(false),
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  SLOW_REQUEST_MS: z.coerce
+    .number({ error: 'must be a whole number from 0 to 600000' })
+    .int('must be a whole number from 0 to 600000')
+    .min(0, 'must be a whole number from 0 to 600000')
+    .max(600_000, 'must be a whole number from 0 to 600000')
+    .default(1000),
   MAX_CONCURRENT_REQUESTS: z.coerce
     .number({ error: 'must be a whole number from 1 to 1000' })
     .int('must be a whole number from 1 to 1000')
@@ -172,6 +178,8 @@ export type Config = {
   webhooksAllowPrivate: boolean;
   /** The bearer token `/api/metrics` asks of callers from elsewhere than this machine (docs/operations.md). */
   metricsToken: string | undefined;
+  /** An API request slower than this is logged with its statements (docs/operations.md). */
+  slowRequestMs: number;
   /** API requests worked on at once; unset: 4 on the embedded database, twice the pool on PostgreSQL. */
   maxConcurrentRequests: number | undefined;
   /** API requests that may wait for their turn; one more is answered 503 `server_busy`. */
@@ -226,6 +234,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.TRUST_PROXY,
     webhooksAllowPrivate: e.WEBHOOKS_ALLOW_PRIVATE,
     metricsToken: e.METRICS_TOKEN,
+    slowRequestMs: e.SLOW_REQUEST_MS,
     maxConcurrentRequests: e.MAX_CONCURRENT_REQUESTS,
     maxQueuedRequests: e.MAX_QUEUED_REQUESTS,
     maxUploadBytes: e.MAX_UPLOAD_MB * 1024 * 1024,

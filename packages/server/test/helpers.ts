@@ -95,6 +95,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     trustProxy: false,
     webhooksAllowPrivate: true,
     metricsToken: undefined,
+    slowRequestMs: 1000,
     maxConcurrentRequests: undefined,
     maxQueuedRequests: 1000,
     maxUploadBytes: 100 * 1024 * 1024,

@@ -10,12 +10,12 @@ import { migrationsDir } from '../package-paths';
 import { lockDataDir, type DataDirLock } from './data-dir-lock';
 import { createLiveness } from './liveness';
 import { createPgliteDataDir, pgliteStartParams } from './pglite-data-dir';
-import { countStatement, uncounted, uncountedWork } from './statements';
+import { countStatement, statementTimer, uncounted, uncountedWork } from './statements';
 import * as schema from './schema';
 import type { Database, Db } from './types';
 
 export { DataDirLockedError } from './data-dir-lock';
-export { countStatements } from './statements';
+export { countStatements, tallyRequest } from './statements';
 export { PgliteSettings } from './pglite-data-dir';
 
 export { schema };
@@ -167,6 +167,7 @@ async function openPglite(
   let turnAt = performance.now();
   client._runExclusiveQuery = (run) => {
     countStatement();
+    const timer = statementTimer();
     return liveness.answered(
       exclusive(async () => {
         // PGlite runs each statement synchronously and hands its lock on through promises, so a
@@ -177,7 +178,12 @@ async function openPglite(
           await new Promise<void>((resolve) => setImmediate(resolve));
           turnAt = performance.now();
         }
-        return run();
+        const started = performance.now();
+        try {
+          return await run();
+        } finally {
+          timer?.(performance.now() - started);
+        }
       }),
     );
   };

@@ -11,6 +11,8 @@ export const freshAnswerMs = 1_000;
 export type Liveness = {
   /** Wraps a statement's promise: its success counts as an answer. */
   answered<T>(statement: Promise<T>): Promise<T>;
+  /** A statement answered (for drivers that call back rather than resolve). */
+  noteAnswer(): void;
   /** Resolves at once after a recent answer; otherwise runs `probe` (a `select 1`). */
   ping(): Promise<void>;
   /** Forgets the answers so far (the database was closed). */
@@ -27,6 +29,7 @@ export function createLiveness(probe: () => Promise<unknown>): Liveness {
       statement.then(note, () => undefined);
       return statement;
     },
+    noteAnswer: note,
     async ping() {
       if (performance.now() - lastAnswer < freshAnswerMs) return;
       await probe();

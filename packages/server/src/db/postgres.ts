@@ -5,7 +5,7 @@ import pg from 'pg';
 import { migrationsDir } from '../package-paths';
 import * as schema from './schema';
 import { createLiveness } from './liveness';
-import { countStatement, uncounted } from './statements';
+import { countStatement, statementTimer, uncounted } from './statements';
 import type { Database, Db, ListenOptions } from './types';
 
 /*
@@ -18,6 +18,9 @@ export async function migratePostgres(database: Database): Promise<void> {
   await migrate(database.db as Parameters<typeof migrate>[0], { migrationsFolder: migrationsDir });
 }
 
+const isPromise = (value: unknown): value is Promise<unknown> =>
+  typeof (value as { then?: unknown } | null)?.then === 'function';
+
 export function openPostgres(databaseUrl: string, poolSize = 10): Database {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: poolSize });
   // An idle client that loses its server must not crash the process; the next query reconnects.
@@ -29,8 +32,23 @@ export function openPostgres(databaseUrl: string, poolSize = 10): Database {
     const query = client.query.bind(client) as (...args: unknown[]) => unknown;
     (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args) => {
       countStatement();
+      const timer = statementTimer();
+      const started = performance.now();
+      const ran = () => timer?.(performance.now() - started);
+      // The pool's own `query` passes a callback; Drizzle's transactions await the promise.
+      const last = args.at(-1);
+      if (typeof last === 'function') {
+        const callback = last as (error: unknown, result: unknown) => void;
+        return query(...args.slice(0, -1), (error: unknown, result: unknown) => {
+          ran();
+          if (!error) liveness.noteAnswer();
+          callback(error, result);
+        });
+      }
       const result = query(...args);
-      return result instanceof Promise ? liveness.answered(result) : result;
+      if (!isPromise(result)) return result;
+      result.then(ran, ran);
+      return liveness.answered(result);
     };
   });
   let closed = false;
