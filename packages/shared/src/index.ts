@@ -30,3 +30,4 @@ export * from './schemas/views';
 export * from './schemas/search';
 export * from './schemas/csv';
 export * from './schemas/reports';
+export * from './csv-guard';
