@@ -64,7 +64,7 @@ test('the first-pass rate changes live as a reviewer rejects; tables, CSV and ax
     panel.getByTestId('report-first-pass-csv').click(),
   ]);
   expect(download.suggestedFilename()).toBe('first-pass-by-stage.csv');
-  const csv = await readFile((await download.path()), 'utf8');
+  const csv = await readFile(await download.path(), 'utf8');
   expect(csv.replace('\uFEFF', '')).toBe('Stage,Rounds 1,Accepted,Rate\r\nLayout,2,1,50%\r\n');
 
   // Overdue and blocked now: two open tasks at Layout (Shot 010 is done), none late or waiting.
