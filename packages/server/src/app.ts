@@ -41,6 +41,7 @@ import { notificationsRoutes, notify } from './features/notifications';
 import { oauthRoutes } from './features/oauth';
 import { pipelinesRoutes } from './features/pipelines';
 import { projectsRoutes } from './features/projects';
+import { reportsRoutes } from './features/reports';
 import { systemRoutes } from './features/system';
 import { tasksRoutes } from './features/tasks';
 import { teamsRoutes } from './features/teams';
@@ -240,6 +241,7 @@ export async function buildApp({
       await api.register(commentsRoutes, { db: database.db });
       await api.register(attachmentsRoutes, { ctx: files });
       await api.register(viewsRoutes, { db: database.db });
+      await api.register(reportsRoutes, { db: database.db });
       await api.register(searchRoutes, { db: database.db });
       await api.register(notificationsRoutes, { db: database.db });
       await api.register(eventsRoutes, {

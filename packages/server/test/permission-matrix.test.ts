@@ -316,6 +316,22 @@ const table: Record<string, Entry> = {
     expect: [401, 404, 200, 200, 200, 200],
     call: (f) => ({ url: `/api/projects/${f.project}/workload/` }),
   },
+  'GET /api/projects/:id/reports/burnup/': {
+    expect: [401, 404, 200, 200, 200, 200],
+    call: (f) => ({ url: `/api/projects/${f.project}/reports/burnup/` }),
+  },
+  'GET /api/projects/:id/reports/first_pass/': {
+    expect: [401, 404, 200, 200, 200, 200],
+    call: (f) => ({ url: `/api/projects/${f.project}/reports/first_pass/` }),
+  },
+  'GET /api/projects/:id/reports/rounds/': {
+    expect: [401, 404, 200, 200, 200, 200],
+    call: (f) => ({ url: `/api/projects/${f.project}/reports/rounds/` }),
+  },
+  'GET /api/projects/:id/reports/blocking/': {
+    expect: [401, 404, 200, 200, 200, 200],
+    call: (f) => ({ url: `/api/projects/${f.project}/reports/blocking/` }),
+  },
   'PATCH /api/projects/:id/': {
     expect: [401, 404, 403, 200, 200, 200],
     call: (f) => ({ url: `/api/projects/${f.project}/`, payload: { name: 'Renamed' } }),

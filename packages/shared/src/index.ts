@@ -29,3 +29,5 @@ export * from './schemas/webhooks';
 export * from './schemas/views';
 export * from './schemas/search';
 export * from './schemas/csv';
+export * from './schemas/reports';
+export * from './csv-guard';

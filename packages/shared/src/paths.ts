@@ -43,6 +43,7 @@ export const paths = {
     pipelineEdit: (projectId: Id, pipelineId: Id) => `/app/projects/${projectId}/pipelines/${pipelineId}/edit`,
     pipelineFlow: (projectId: Id, pipelineId: Id) => `/app/projects/${projectId}/pipelines/${pipelineId}/edit_flow`,
     units: (projectId: Id) => `/app/projects/${projectId}/units`,
+    projectReports: (projectId: Id) => `/app/projects/${projectId}/reports`,
     unitCreate: (projectId: Id) => `/app/projects/${projectId}/units/create`,
     unitCreateMultiple: (projectId: Id) => `/app/projects/${projectId}/units/create_multiple`,
     unit: (projectId: Id, unitId: Id) => `/app/projects/${projectId}/units/${unitId}`,

@@ -95,8 +95,17 @@ async function readImportGraph(context: PluginContext): Promise<Map<string, TMod
     const code = /\.(m?[jt]sx?)$/.test(id) ? (info.code ?? '') : '';
     // The code's text is read, comments included: an import shown in a comment (unified's
     // `import process from 'node:process'`) is no import, and resolving it made Vite warn.
-    const resolve = async (specifier: string) =>
-      specifier.startsWith('node:') ? undefined : (await context.resolve(specifier, id))?.id;
+    // A specifier that does not resolve is such a comment too (Recharts names
+    // `react-redux/src/components/Context` in one, a path the package does not export): a real
+    // import that failed would have stopped the bundler before this runs.
+    const resolve = async (specifier: string) => {
+      if (specifier.startsWith('node:')) return undefined;
+      try {
+        return (await context.resolve(specifier, id))?.id;
+      } catch {
+        return undefined;
+      }
+    };
     const reexported = new Set<string>();
     for (const [, list, target] of code.matchAll(reexportPattern)) {
       const resolved = await resolve(target!);

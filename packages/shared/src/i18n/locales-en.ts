@@ -12,6 +12,7 @@ import enOnboarding from './locales/en/onboarding.json';
 import enPipelines from './locales/en/pipelines.json';
 import enProjects from './locales/en/projects.json';
 import enPublic from './locales/en/public.json';
+import enReports from './locales/en/reports.json';
 import enReviewRounds from './locales/en/review-rounds.json';
 import enSecurity from './locales/en/security.json';
 import enIntegrations from './locales/en/integrations.json';
@@ -41,6 +42,7 @@ export const en: Record<string, string> = {
   ...enPipelines,
   ...enProjects,
   ...enPublic,
+  ...enReports,
   ...enTasks,
   ...enTeams,
   ...enReviewRounds,

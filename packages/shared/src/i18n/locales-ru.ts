@@ -12,6 +12,7 @@ import ruOnboarding from './locales/ru/onboarding.json';
 import ruPipelines from './locales/ru/pipelines.json';
 import ruProjects from './locales/ru/projects.json';
 import ruPublic from './locales/ru/public.json';
+import ruReports from './locales/ru/reports.json';
 import ruReviewRounds from './locales/ru/review-rounds.json';
 import ruSecurity from './locales/ru/security.json';
 import ruIntegrations from './locales/ru/integrations.json';
@@ -37,6 +38,7 @@ export const ru: Record<string, string> = {
   ...ruPipelines,
   ...ruProjects,
   ...ruPublic,
+  ...ruReports,
   ...ruTasks,
   ...ruTeams,
   ...ruReviewRounds,

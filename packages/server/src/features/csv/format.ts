@@ -1,6 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { parse, CsvError, type Parser } from 'csv-parse';
 import { stringify } from 'csv-stringify/sync';
+import { guardCell, quotedCsvValue, unguardCell } from '@stageline/shared';
 
 /**
  * Reading and writing CSV files as spreadsheet programs make them (docs/integrations.md, "CSV"):
@@ -15,29 +16,9 @@ export type CsvProblem = { line: number; field: string; message: string; params?
 
 const bom = '\uFEFF';
 
-/**
- * A spreadsheet runs a cell as a formula when it starts with `=`, `+`, `-`, `@`, a tab or a CR
- * (OWASP "CSV injection"). A file opened with the other delimiter (`;` in a Russian Excel, `,`
- * elsewhere) or a cell pasted line by line starts new cells after any `,`, `;`, tab or line end, so
- * a `'` goes before a formula character there too, and before a run of quotes ending in one (a
- * spreadsheet drops the `"` that opens a field; a `'` already there keeps its own): then
- * `unguardCell` removes exactly the quotes this added (docs/security.md, "CSV files").
- */
-const unguarded = /(?<=^|[,;\t\r\n])(?=['"]*[=+\-@\t\r])/g;
-const guarded = /(?<=^|[,;\t\r\n])'(?=['"]*[=+\-@\t\r])/g;
-
-/** `value` as a spreadsheet shows it as text. */
-export function guardCell(value: string): string {
-  return value.replace(unguarded, "'");
-}
-
-/** The inverse of `guardCell`. */
-export function unguardCell(value: string): string {
-  return value.replace(guarded, '');
-}
-
-/** Values quoted whatever the delimiter: a spreadsheet splitting on another one keeps them whole. */
-const quotedValue = /[,;\t\r\n]/;
+// Formula guards and the values quoted whatever the delimiter (docs/security.md, "CSV files").
+export { guardCell, unguardCell };
+const quotedValue = quotedCsvValue;
 
 /**
  * A CSV file of `header` and `rows`: BOM, CRLF, a field quoted when it holds a quote, a line end or

@@ -11,6 +11,6 @@ export {
 export { countTasks, zeroCounters } from './counters';
 export { exportTasks } from './list';
 export { loadCells, loadGraph, loadGraphFor, type PipelineGraph, type PipelineGraphFor } from './read';
-export { at, effectiveDue, overdueAt, readySql, rowsOf, stageDue, tasksOfPerson } from './sql';
+export { at, effectiveDue, idList, overdueAt, readySql, rowsOf, stageDue, tasksOfPerson } from './sql';
 export { effectivePeople } from './state';
 export { tasksOfTeam } from './teams';

@@ -11,6 +11,7 @@ import type { recordCrumbs } from './record-crumbs';
 
 /** The last crumb of edit screens: a noun where the language has one ('Edit_screen'), not the button's verb. */
 const edit: TRouteHandle = { crumb: (_params, t) => ({ label: t('Edit', { context: 'screen' }) }) };
+const reports: TRouteHandle = { crumb: (_params, t) => ({ label: t('Reports') }) };
 
 /**
  * A record route's breadcrumb handle, loaded with the route (`record-crumbs.tsx`): the crumbs read
@@ -153,6 +154,11 @@ export const routes: RouteObject[] = [
                 ],
               },
               { path: 'units', lazy: lazyScreen(() => import('../../features/units/routes/unit-list')) },
+              {
+                path: 'reports',
+                handle: reports,
+                lazy: lazyScreen(() => import('../../features/reports/routes/reports')),
+              },
               { path: 'units/create', lazy: lazyScreen(() => import('../../features/units/routes/unit-create')) },
               {
                 path: 'units/create_multiple',

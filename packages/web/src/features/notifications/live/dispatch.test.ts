@@ -155,7 +155,7 @@ describe('live event dispatch', () => {
     expect(queryClient.getQueryData(commentKeys.thread({ task: 99 }))).toBeUndefined();
   });
 
-  it('refreshes the task, My work, its unit, the matrices, the pipeline counters and who is loaded for a task event', () => {
+  it('refreshes the task, My work, its unit, the matrices, the pipeline counters, who is loaded and the reports for a task event', () => {
     const touched = [
       ['tasks', 50],
       ['tasks', 'list', { assignee: 'me' }],
@@ -164,6 +164,8 @@ describe('live event dispatch', () => {
       ['pipelines', 7],
       ['pipelines', 'list', 5],
       ['projects', 5, 'workload'],
+      ['reports', 5, 'first_pass', {}],
+      ['reports', 6, 'burnup', { person: 2 }],
     ];
     const untouched = [
       ['tasks', 51],

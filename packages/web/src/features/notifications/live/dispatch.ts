@@ -6,6 +6,7 @@ import { meQueryKey } from '../../auth';
 import { applyCommentEvent } from '../../comments';
 import { pipelineKeys } from '../../pipelines/crud';
 import { isWorkloadKey, projectKeys } from '../../projects';
+import { reportKeys } from '../../reports';
 import { taskKeys } from '../../tasks';
 import { taskChanged, unitKeys } from '../../units';
 import { notificationKeys } from '../api';
@@ -68,6 +69,8 @@ export function dispatchLiveEvent(event: TLiveEvent, deps: TDispatchDeps): void 
       invalidate(pipelineKeys.lists());
       // Who is loaded (the project overview): the event does not name the project, and few are open.
       void queryClient.invalidateQueries({ predicate: (query) => isWorkloadKey(query.queryKey) });
+      // Reports (decision 188): the event does not name the project either.
+      invalidate(reportKeys.all);
       return;
     case 'units':
       void queryClient.invalidateQueries({
@@ -81,6 +84,7 @@ export function dispatchLiveEvent(event: TLiveEvent, deps: TDispatchDeps): void 
       invalidate(pipelineKeys.detail(event.data.pipeline));
       invalidate(pipelineKeys.lists());
       invalidate(projectKeys.detail(event.data.project));
+      invalidate(reportKeys.all); // the burn-up's scope
       return;
     case 'files':
       invalidate(attachmentKeys.all);

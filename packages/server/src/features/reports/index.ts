@@ -1,0 +1,2 @@
+/** Reports of a project (docs/reports.md). */
+export { reportsRoutes } from './routes';
