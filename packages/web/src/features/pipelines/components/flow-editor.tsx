@@ -277,7 +277,7 @@ export function FlowEditor({ pipeline, projectId }: { pipeline: TPipeline; proje
       selectedCount={selectedCount}
       dirty={dirty}
       saving={saving}
-      onAddStage={addStage.atCentre}
+      onAddStage={addStage.next}
       onUndo={() => store.getState().undo()}
       onRedo={() => store.getState().redo()}
       onOrganize={() => void organize()}
