@@ -58,12 +58,16 @@ function TinyStage({ id, data, selected }: NodeProps<TFlowNode>) {
   return <div {...stageBox({ id, data, selected }, 'tiny')} />;
 }
 
-/** Zoomed out: the name only (larger, so it stays legible longer), and the two handles. */
+/**
+ * Zoomed out: the name and the task counters (larger, so they stay legible longer), and the two
+ * handles. Wherever a stage shows its name it shows its counts (decision 204).
+ */
 function CompactStage({ id, data, selected, sourcePosition, targetPosition }: NodeProps<TFlowNode>) {
   return (
     <div {...stageBox({ id, data, selected }, 'compact')}>
       <Handle type="target" position={targetPosition ?? Position.Left} className={classes.handle} />
       <span className={classes.name}>{data.name}</span>
+      {data.counters ? <StageCounters counters={data.counters} /> : null}
       <Handle type="source" position={sourcePosition ?? Position.Right} className={classes.handle} />
     </div>
   );
@@ -110,36 +114,42 @@ function FullStage({ id, data, selected, sourcePosition, targetPosition }: NodeP
           </span>
         ) : null}
       </div>
-      {counters ? (
-        <div className={classes.counters} data-testid="flow-node-counters">
-          {TaskStatuses.filter((status) => counters[status] > 0).map((status) => (
-            <span
-              key={status}
-              className={classes.counter}
-              data-status={status}
-              style={statusChipStyle(status)}
-              title={`${t(TaskStatusLabels[status])}: ${counters[status]}`}
-              aria-label={`${t(TaskStatusLabels[status])}: ${counters[status]}`}
-            >
-              {counters[status]}
-            </span>
-          ))}
-          {TaskStatuses.every((status) => counters[status] === 0) ? (
-            <span className={classes.noTasks}>{t('No tasks')}</span>
-          ) : null}
-          {counters.overdue > 0 ? (
-            <span
-              className={classes.counter}
-              data-status="overdue"
-              title={`${t('Overdue')}: ${counters.overdue}`}
-              aria-label={`${t('Overdue')}: ${counters.overdue}`}
-            >
-              <IconAlarm size={10} aria-hidden /> {counters.overdue}
-            </span>
-          ) : null}
-        </div>
-      ) : null}
+      {counters ? <StageCounters counters={counters} /> : null}
       <Handle type="source" position={sourcePosition ?? Position.Right} className={classes.handle} />
+    </div>
+  );
+}
+
+/** A stage's task counts by status (only those above zero) and its overdue count. */
+function StageCounters({ counters }: { counters: NonNullable<TFlowNode['data']['counters']> }) {
+  const { t } = useTranslation();
+  return (
+    <div className={classes.counters} data-testid="flow-node-counters">
+      {TaskStatuses.filter((status) => counters[status] > 0).map((status) => (
+        <span
+          key={status}
+          className={classes.counter}
+          data-status={status}
+          style={statusChipStyle(status)}
+          title={`${t(TaskStatusLabels[status])}: ${counters[status]}`}
+          aria-label={`${t(TaskStatusLabels[status])}: ${counters[status]}`}
+        >
+          {counters[status]}
+        </span>
+      ))}
+      {TaskStatuses.every((status) => counters[status] === 0) ? (
+        <span className={classes.noTasks}>{t('No tasks')}</span>
+      ) : null}
+      {counters.overdue > 0 ? (
+        <span
+          className={classes.counter}
+          data-status="overdue"
+          title={`${t('Overdue')}: ${counters.overdue}`}
+          aria-label={`${t('Overdue')}: ${counters.overdue}`}
+        >
+          <IconAlarm size={10} aria-hidden /> {counters.overdue}
+        </span>
+      ) : null}
     </div>
   );
 }
