@@ -9,6 +9,7 @@ import enMail from './locales/en/mail.json';
 import enNotifications from './locales/en/notifications-web.json';
 import enOauth from './locales/en/oauth.json';
 import enOnboarding from './locales/en/onboarding.json';
+import enEditor from './locales/en/editor.json';
 import enPipelines from './locales/en/pipelines.json';
 import enProjects from './locales/en/projects.json';
 import enPublic from './locales/en/public.json';
@@ -39,6 +40,7 @@ export const en: Record<string, string> = {
   ...enOnboarding,
   ...enLanding,
   ...enPipelines,
+  ...enEditor,
   ...enProjects,
   ...enPublic,
   ...enTasks,

@@ -9,6 +9,7 @@ import ruMail from './locales/ru/mail.json';
 import ruNotifications from './locales/ru/notifications-web.json';
 import ruOauth from './locales/ru/oauth.json';
 import ruOnboarding from './locales/ru/onboarding.json';
+import ruEditor from './locales/ru/editor.json';
 import ruPipelines from './locales/ru/pipelines.json';
 import ruProjects from './locales/ru/projects.json';
 import ruPublic from './locales/ru/public.json';
@@ -35,6 +36,7 @@ export const ru: Record<string, string> = {
   ...ruOnboarding,
   ...ruLanding,
   ...ruPipelines,
+  ...ruEditor,
   ...ruProjects,
   ...ruPublic,
   ...ruTasks,

@@ -1,5 +1,6 @@
-import { IconAlarm, IconBolt, IconHourglass, IconUser } from '@tabler/icons-react';
-import { Handle, Position, useStore, type NodeProps, type ReactFlowState } from '@xyflow/react';
+import { Button } from '@mantine/core';
+import { IconAlarm, IconBolt, IconHourglass, IconSettings, IconUser } from '@tabler/icons-react';
+import { Handle, NodeToolbar, Position, useStore, type NodeProps, type ReactFlowState } from '@xyflow/react';
 import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ReviewModeLabels, TaskStatuses, TaskStatusLabels, type TReviewMode } from '@stageline/shared';
@@ -35,9 +36,43 @@ const detail = (s: ReactFlowState): TDetail =>
 /** Stage: the full node, the compact one when zoomed out, a bare box when far out. */
 export const StageNode = memo(function StageNode(props: NodeProps<TFlowNode>) {
   const level = useStore(detail);
-  if (level === 'tiny') return <TinyStage {...props} />;
-  return level === 'compact' ? <CompactStage {...props} /> : <FullStage {...props} />;
+  const actions = useFlowActions();
+  const body =
+    level === 'tiny' ? (
+      <TinyStage {...props} />
+    ) : level === 'compact' ? (
+      <CompactStage {...props} />
+    ) : (
+      <FullStage {...props} />
+    );
+  // In the editor a selected stage shows its "Settings" above it, at any zoom (decision 201); drawn
+  // only while selected, so a large pipeline pays for one toolbar, not one per stage.
+  if (!actions || !props.selected) return body;
+  return (
+    <>
+      {body}
+      <StageToolbar id={props.id} openSettings={actions.openSettings} />
+    </>
+  );
 });
+
+/** Above the one selected stage (React Flow shows it then): its settings, by pointer or touch. */
+function StageToolbar({ id, openSettings }: { id: string; openSettings: (nodeId: string) => void }) {
+  const { t } = useTranslation();
+  return (
+    <NodeToolbar position={Position.Top} offset={6}>
+      <Button
+        size="compact-xs"
+        variant="default"
+        leftSection={<IconSettings size={12} />}
+        onClick={() => openSettings(id)}
+        data-testid="flow-node-settings"
+      >
+        {t('Settings')}
+      </Button>
+    </NodeToolbar>
+  );
+}
 
 /** The box of a stage at each level of detail: its class and what tests and styles read of it. */
 function stageBox({ id, data, selected }: Pick<NodeProps<TFlowNode>, 'id' | 'data' | 'selected'>, level: TDetail) {
