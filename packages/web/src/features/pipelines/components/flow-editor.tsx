@@ -300,8 +300,8 @@ export function FlowEditor({ pipeline, projectId }: { pipeline: TPipeline; proje
     return { 'node.a11yDescription.default': keys, 'node.a11yDescription.keyboardDisabled': keys };
   }, [t]);
 
-  // Above the canvas, so fitting the view never hides Start under it and a long (Russian) toolbar
-  // wraps without covering stages; in full screen it floats over the canvas's corner.
+  // Above the canvas, so fitting the view never hides Start under it; one row at every width
+  // (decision 202); in full screen it floats over the canvas's corner.
   const toolbar = (
     <FlowToolbar
       layout={layout}
