@@ -38,7 +38,7 @@ test('a team reviews with "2 approvals": no self-review, two members accept, the
 
   // Settings → Teams: create "Lighting leads" and add Kira and Oleg.
   const a = await openAs(browser, baseURL, lead!, team.workspace);
-  await a.goto(`/app/workspaces/${team.workspace}/settings`);
+  await a.goto(`/app/workspaces/${team.workspace}/settings/teams`);
   await a.getByTestId('team-name').fill('Lighting leads');
   await a.getByTestId('team-create').click();
   const row = a.locator('[data-testid="team-row"][data-team-name="Lighting leads"]');

@@ -15,6 +15,7 @@ import enProjects from './locales/en/projects.json';
 import enPublic from './locales/en/public.json';
 import enReviewRounds from './locales/en/review-rounds.json';
 import enSecurity from './locales/en/security.json';
+import enSettingsTabs from './locales/en/settings-tabs.json';
 import enIntegrations from './locales/en/integrations.json';
 import enKeyboard from './locales/en/keyboard.json';
 import enTasks from './locales/en/tasks.json';
@@ -47,6 +48,7 @@ export const en: Record<string, string> = {
   ...enTeams,
   ...enReviewRounds,
   ...enSecurity,
+  ...enSettingsTabs,
   ...enIntegrations,
   ...enKeyboard,
   ...enWorkspaces,

@@ -15,6 +15,7 @@ import ruProjects from './locales/ru/projects.json';
 import ruPublic from './locales/ru/public.json';
 import ruReviewRounds from './locales/ru/review-rounds.json';
 import ruSecurity from './locales/ru/security.json';
+import ruSettingsTabs from './locales/ru/settings-tabs.json';
 import ruIntegrations from './locales/ru/integrations.json';
 import ruKeyboard from './locales/ru/keyboard.json';
 import ruTasks from './locales/ru/tasks.json';
@@ -43,6 +44,7 @@ export const ru: Record<string, string> = {
   ...ruTeams,
   ...ruReviewRounds,
   ...ruSecurity,
+  ...ruSettingsTabs,
   ...ruIntegrations,
   ...ruKeyboard,
   ...ruWorkspaces,
