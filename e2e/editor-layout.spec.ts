@@ -154,6 +154,7 @@ test("a stage's settings: a button on the selected stage, its context menu, the 
   // One Save for the settings and the review rules.
   await expect(drawer.getByTestId('stage-rules')).toBeVisible();
   await expect(drawer.getByRole('button', { name: /^Save/ })).toHaveCount(1);
+  await snap(page, 'stage-settings-one-save');
   await drawer.getByTestId('stage-rules-allow-self-review').check();
   await drawer.getByTestId('stage-settings-description').fill('Key and fill');
   await drawer.getByTestId('stage-settings-save').click();

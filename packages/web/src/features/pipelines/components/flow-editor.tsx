@@ -326,7 +326,8 @@ export function FlowEditor({ pipeline, projectId }: { pipeline: TPipeline; proje
 
   return (
     <Stack gap="sm">
-      <Group justify="space-between" wrap="wrap" gap="xs">
+      {/* On a phone the page has no margin: the title keeps a little off the screen's edge. */}
+      <Group justify="space-between" wrap="wrap" gap="xs" px={{ base: 'xs', sm: 0 }}>
         <Group gap="xs" wrap="nowrap">
           <Text fw={700} size="lg" data-testid="flow-title">
             {pipeline.name}
