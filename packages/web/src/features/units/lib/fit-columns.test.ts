@@ -12,6 +12,9 @@ describe('fitColumns', () => {
     const { name, cell } = fitColumns(933, 8);
     expect(name + 8 * cell).toBeLessThanOrEqual(933);
     expect(cell).toBeGreaterThanOrEqual(ColumnWidths.cell.min);
+    // The name column gives way first, so the stage columns keep more of their words.
+    expect(name).toBe(ColumnWidths.name.min);
+    expect(cell).toBe(96);
   });
 
   it('keeps the narrowest columns and lets the grid scroll when even they do not fit', () => {
