@@ -76,7 +76,7 @@ const appScreens: Screen[] = [
   { name: 'workspace', path: (s) => `/app/workspaces/${s.workspace}`, ready: byTestId('project-row') },
   {
     name: 'workspace settings',
-    path: (s) => `/app/workspaces/${s.workspace}/settings`,
+    path: (s) => `/app/workspaces/${s.workspace}/settings/people`,
     ready: (page) => page.getByTestId('team-row').nth(2),
   },
   { name: 'project create', path: () => '/app/projects/create', ready: byTestId('project-create-submit') },

@@ -67,7 +67,7 @@ test.describe('webhooks', () => {
       const owner = await registerUser(request);
       const { workspace } = await teamWorkspace(request, owner, [], uniqueName('Hooks'));
       await signInAs(page, owner);
-      await page.goto(`/app/workspaces/${workspace}/settings`);
+      await page.goto(`/app/workspaces/${workspace}/settings/integrations`);
       const section = page.getByTestId('workspace-webhooks');
       await section.getByTestId('webhook-url').fill(url);
       await section.getByTestId('webhook-event-unit.created').check();

@@ -151,7 +151,8 @@ test('build a pipeline with the mouse, save, reload, and restore unsaved work', 
   await page.getByTestId('flow-organize').click();
   const orientation = page.getByTestId('flow-orientation');
   await expect(orientation).toHaveAttribute('data-value', 'horizontal');
-  await orientation.getByText('Vertical').click();
+  await orientation.click();
+  await page.getByTestId('flow-orientation-vertical').click();
   await expect(orientation).toHaveAttribute('data-value', 'vertical');
   // The new orientation is laid out at once: top to bottom, no stage on another, none under the toolbar.
   const box = async (kind: string) =>

@@ -38,7 +38,7 @@ test('a team reviews with "2 approvals": no self-review, two members accept, the
 
   // Settings → Teams: create "Lighting leads" and add Kira and Oleg.
   const a = await openAs(browser, baseURL, lead!, team.workspace);
-  await a.goto(`/app/workspaces/${team.workspace}/settings`);
+  await a.goto(`/app/workspaces/${team.workspace}/settings/teams`);
   await a.getByTestId('team-name').fill('Lighting leads');
   await a.getByTestId('team-create').click();
   const row = a.locator('[data-testid="team-row"][data-team-name="Lighting leads"]');
@@ -57,8 +57,10 @@ test('a team reviews with "2 approvals": no self-review, two members accept, the
   await rules.getByTestId('stage-rules-default_reviewer_teams').click();
   await a.getByRole('option', { name: 'Lighting leads' }).click();
   await rules.getByTestId('stage-rules-required').fill('2');
-  await rules.getByTestId('stage-rules-save').click();
-  await expect(a.getByText('Review rules saved')).toBeVisible();
+  // One Save for the drawer's settings and rules (decision 201).
+  await expect(rules.getByTestId('stage-rules-save')).toHaveCount(0);
+  await a.getByTestId('stage-settings-save').click();
+  await expect(a.getByTestId('stage-settings-drawer')).toBeHidden();
 
   // The artist submits: they are among the stage's reviewers, but their own work is not theirs to
   // review — no Accept, and the reason (the API refuses it with the same message: teams.test.ts).

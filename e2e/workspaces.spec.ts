@@ -35,7 +35,7 @@ test('two users: invite by link and directly, bulk role change, delegation, dele
   const studioId = Number(/workspaces\/(\d+)/.exec(a.url())![1]);
 
   // Invite by link with the Member role; the second user accepts it.
-  await a.goto(`/app/workspaces/${studioId}/settings`);
+  await a.goto(`/app/workspaces/${studioId}/settings/people`);
   await choose(a, 'link-role', 'Member');
   await a.getByTestId('link-generate').click();
   const linkUrl = await a.getByTestId('link-url').inputValue();
@@ -51,7 +51,7 @@ test('two users: invite by link and directly, bulk role change, delegation, dele
   await a.getByTestId('workspace-create-submit').click();
   await expect(a).toHaveURL(/\/app\/workspaces\/\d+$/);
   const secondId = Number(/workspaces\/(\d+)/.exec(a.url())![1]);
-  await a.goto(`/app/workspaces/${secondId}/settings`);
+  await a.goto(`/app/workspaces/${secondId}/settings/people`);
   await a.getByTestId('invite-users-input').fill(second.username);
   await a.getByTestId('invite-users-input').press('Enter');
   await choose(a, 'invite-role', 'Guest');
@@ -68,7 +68,7 @@ test('two users: invite by link and directly, bulk role change, delegation, dele
   await expect(b).toHaveURL(new RegExp(`/app/workspaces/${secondId}$`));
 
   // Bulk role change: the second user becomes Admin of Studio.
-  await a.goto(`/app/workspaces/${studioId}/settings`);
+  await a.goto(`/app/workspaces/${studioId}/settings/people`);
   const row = a.locator(`[data-testid="team-row"][data-username="${second.username}"]`);
   await row.getByTestId('team-select').check();
   await choose(a, 'bulk-role-select', 'Admin');
@@ -76,10 +76,16 @@ test('two users: invite by link and directly, bulk role change, delegation, dele
   await expect(row.getByTestId('team-role')).toContainText('Admin');
   await snap(a, 'workspace-settings-en-light');
 
-  // Delegate ownership of Studio: the former owner becomes Admin.
+  // Delegate ownership of Studio (in the Danger zone tab): the former owner becomes Admin.
+  await a.getByTestId('workspace-settings-tab-danger-zone').click();
+  await expect(a).toHaveURL(new RegExp(`/app/workspaces/${studioId}/settings/danger-zone$`));
   await choose(a, 'delegate-select', 'Boris');
   await a.getByTestId('delegate-submit').click();
   await a.getByTestId('delegate-confirm-ok').click();
+  await expect(a.getByTestId('delegate-confirm-ok')).toBeHidden();
+  // Back: the People tab again, where Boris is now the owner.
+  await a.goBack();
+  await expect(a).toHaveURL(new RegExp(`/app/workspaces/${studioId}/settings/people$`));
   await expect(row.getByTestId('team-role')).toContainText('Owner');
   await b.goto(`/app/workspaces/${studioId}`);
   await expect(b.getByTestId('workspace-my-role')).toContainText('Owner');
@@ -87,7 +93,7 @@ test('two users: invite by link and directly, bulk role change, delegation, dele
   await expect(a.getByTestId('workspace-my-role')).toContainText('Admin');
 
   // Delete the second workspace through the confirmation text.
-  await a.goto(`/app/workspaces/${secondId}/settings`);
+  await a.goto(`/app/workspaces/${secondId}/settings/danger-zone`);
   await a.getByTestId('delete-open').click();
   await expect(a.getByTestId('delete-confirm-text')).toHaveText('Second');
   await a.getByTestId('delete-confirm-input').fill('second');
@@ -107,7 +113,7 @@ test('two users: invite by link and directly, bulk role change, delegation, dele
   await a.goto('/app/workspaces');
   await expect(a.getByTestId('workspace-card').first()).toBeVisible();
   await snap(a, 'workspaces-list-ru-dark');
-  await a.goto(`/app/workspaces/${studioId}/settings`);
+  await a.goto(`/app/workspaces/${studioId}/settings/people`);
   await expect(a.getByTestId('team-table')).toBeVisible();
   await snap(a, 'workspace-settings-ru-dark');
   await a.context().close();

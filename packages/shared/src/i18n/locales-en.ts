@@ -9,12 +9,14 @@ import enMail from './locales/en/mail.json';
 import enNotifications from './locales/en/notifications-web.json';
 import enOauth from './locales/en/oauth.json';
 import enOnboarding from './locales/en/onboarding.json';
+import enEditor from './locales/en/editor.json';
 import enPipelines from './locales/en/pipelines.json';
 import enProjects from './locales/en/projects.json';
 import enPublic from './locales/en/public.json';
 import enReports from './locales/en/reports.json';
 import enReviewRounds from './locales/en/review-rounds.json';
 import enSecurity from './locales/en/security.json';
+import enSettingsTabs from './locales/en/settings-tabs.json';
 import enIntegrations from './locales/en/integrations.json';
 import enKeyboard from './locales/en/keyboard.json';
 import enTasks from './locales/en/tasks.json';
@@ -40,6 +42,7 @@ export const en: Record<string, string> = {
   ...enOnboarding,
   ...enLanding,
   ...enPipelines,
+  ...enEditor,
   ...enProjects,
   ...enPublic,
   ...enReports,
@@ -47,6 +50,7 @@ export const en: Record<string, string> = {
   ...enTeams,
   ...enReviewRounds,
   ...enSecurity,
+  ...enSettingsTabs,
   ...enIntegrations,
   ...enKeyboard,
   ...enWorkspaces,

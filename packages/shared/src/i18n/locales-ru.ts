@@ -9,12 +9,14 @@ import ruMail from './locales/ru/mail.json';
 import ruNotifications from './locales/ru/notifications-web.json';
 import ruOauth from './locales/ru/oauth.json';
 import ruOnboarding from './locales/ru/onboarding.json';
+import ruEditor from './locales/ru/editor.json';
 import ruPipelines from './locales/ru/pipelines.json';
 import ruProjects from './locales/ru/projects.json';
 import ruPublic from './locales/ru/public.json';
 import ruReports from './locales/ru/reports.json';
 import ruReviewRounds from './locales/ru/review-rounds.json';
 import ruSecurity from './locales/ru/security.json';
+import ruSettingsTabs from './locales/ru/settings-tabs.json';
 import ruIntegrations from './locales/ru/integrations.json';
 import ruKeyboard from './locales/ru/keyboard.json';
 import ruTasks from './locales/ru/tasks.json';
@@ -36,6 +38,7 @@ export const ru: Record<string, string> = {
   ...ruOnboarding,
   ...ruLanding,
   ...ruPipelines,
+  ...ruEditor,
   ...ruProjects,
   ...ruPublic,
   ...ruReports,
@@ -43,6 +46,7 @@ export const ru: Record<string, string> = {
   ...ruTeams,
   ...ruReviewRounds,
   ...ruSecurity,
+  ...ruSettingsTabs,
   ...ruIntegrations,
   ...ruKeyboard,
   ...ruWorkspaces,

@@ -111,6 +111,10 @@ export const routes: RouteObject[] = [
             path: 'workspaces/:workspaceId/settings',
             lazy: lazyScreen(() => import('../../features/workspaces/routes/workspace-settings')),
           },
+          {
+            path: 'workspaces/:workspaceId/settings/:tab',
+            lazy: lazyScreen(() => import('../../features/workspaces/routes/workspace-settings')),
+          },
           { path: 'profile', lazy: lazyScreen(() => import('../../features/profile/routes/profile')) },
           {
             path: 'notifications',

@@ -119,7 +119,7 @@ describe('team bulk actions', () => {
     serve('admin', ({ method, url }) =>
       method === 'POST' && url === '/api/workspaces/7/set_roles/' ? json(200, result) : undefined,
     );
-    renderAt('/app/workspaces/7/settings');
+    renderAt('/app/workspaces/7/settings/people');
     await screen.findAllByTestId('team-row', {}, lazy);
 
     expect(checkboxOf('olga').hasAttribute('disabled')).toBe(true); // the owner
@@ -142,7 +142,7 @@ describe('team bulk actions', () => {
     serve('admin', ({ method, url }) =>
       method === 'POST' && url === '/api/workspaces/7/remove_users/' ? json(200, result) : undefined,
     );
-    renderAt('/app/workspaces/7/settings');
+    renderAt('/app/workspaces/7/settings/people');
     await screen.findAllByTestId('team-row', {}, lazy);
     fireEvent.click(checkboxOf('bob'));
     fireEvent.click(checkboxOf('cleo'));
@@ -157,7 +157,7 @@ describe('team bulk actions', () => {
         ? json(200, { succeeded: 2, failed: 0, errors: [] })
         : undefined,
     );
-    const router = renderAt('/app/workspaces/7/settings');
+    const router = renderAt('/app/workspaces/7/settings/people');
     await screen.findAllByTestId('team-row', {}, lazy);
 
     fireEvent.click(checkboxOf('ada'));
@@ -181,7 +181,7 @@ describe('team bulk actions', () => {
 
   it('asks before changing your own role', async () => {
     serve('admin');
-    renderAt('/app/workspaces/7/settings');
+    renderAt('/app/workspaces/7/settings/people');
     await screen.findAllByTestId('team-row', {}, lazy);
     fireEvent.click(checkboxOf('ada'));
     fireEvent.click(screen.getByTestId('bulk-role-apply'));
@@ -196,7 +196,7 @@ describe('deleting a workspace', () => {
       method === 'DELETE' && url === '/api/workspaces/7/' ? json(204, null) : undefined,
     );
     localStorage.setItem('current_workspace', '7');
-    const router = renderAt('/app/workspaces/7/settings');
+    const router = renderAt('/app/workspaces/7/settings/danger-zone');
     fireEvent.click(await screen.findByTestId('delete-open', {}, lazy));
     expect((await screen.findByTestId('delete-confirm-text', {}, lazy)).textContent).toBe('Blue Studio');
 
@@ -217,7 +217,7 @@ describe('deleting a workspace', () => {
     serve('owner', ({ method, url }) =>
       method === 'DELETE' && url === '/api/workspaces/7/' ? json(500, { detail: 'boom' }) : undefined,
     );
-    renderAt('/app/workspaces/7/settings');
+    renderAt('/app/workspaces/7/settings/danger-zone');
     fireEvent.click(await screen.findByTestId('delete-open', {}, lazy));
     fireEvent.change(await screen.findByTestId('delete-confirm-input', {}, lazy), { target: { value: 'Blue Studio' } });
     fireEvent.click(screen.getByTestId('delete-confirm-submit'));
@@ -236,10 +236,14 @@ describe('role-based hiding', () => {
     expect(screen.getByTestId('leave-workspace')).toBeInTheDocument();
   });
 
-  it('keeps the settings screen read-only for a guest', async () => {
+  it('keeps the settings screen read-only for a guest: People and Danger zone only', async () => {
     serve('guest');
-    renderAt('/app/workspaces/7/settings');
+    const router = renderAt('/app/workspaces/7/settings');
     await screen.findAllByTestId('team-row', {}, lazy);
+    // A guest changes nothing of the workspace: no General tab, /settings opens People.
+    expect(screen.getByTestId('workspace-settings-tabs').getAttribute('data-active')).toBe('people');
+    expect(screen.queryByTestId('workspace-settings-tab-general')).toBeNull();
+    expect(screen.queryByTestId('workspace-settings-tab-integrations')).toBeNull();
     for (const id of [
       'workspace-edit-section',
       'team-select',
@@ -248,25 +252,42 @@ describe('role-based hiding', () => {
       'invite-users-input',
       'link-generate',
       'team-resend',
-      'delegate-select',
-      'delete-open',
     ]) {
       expect(screen.queryAllByTestId(id), id).toHaveLength(0);
     }
-    expect(screen.getByTestId('leave-workspace')).toBeInTheDocument();
     expect(calls.some((c) => c.url.endsWith('/link/'))).toBe(false);
+    fireEvent.click(screen.getByTestId('workspace-settings-tab-danger-zone'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/app/workspaces/7/settings/danger-zone'));
+    expect(await screen.findByTestId('leave-workspace', {}, lazy)).toBeInTheDocument();
+    expect(screen.queryByTestId('delegate-select')).toBeNull();
+    expect(screen.queryByTestId('delete-open')).toBeNull();
+    // A tab the guest does not have: back to the first one.
+    await router.navigate('/app/workspaces/7/settings/general');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/app/workspaces/7/settings'));
   });
 
-  it('shows an admin everything but the owner actions', async () => {
+  it('shows an admin everything but the owner actions, a tab at a time, Back going to the tab before', async () => {
     serve('admin');
-    renderAt('/app/workspaces/7/settings');
+    const router = renderAt('/app/workspaces/7/settings');
+    expect(await screen.findByTestId('workspace-edit-section', {}, lazy)).toBeInTheDocument();
+    expect(screen.queryByTestId('team-row')).toBeNull();
+    fireEvent.click(screen.getByTestId('workspace-settings-tab-people'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/app/workspaces/7/settings/people'));
     await screen.findAllByTestId('team-row', {}, lazy);
-    expect(screen.getByTestId('workspace-edit-section')).toBeInTheDocument();
+    expect(screen.queryByTestId('workspace-edit-section')).toBeNull();
     expect(screen.getByTestId('invite-users-input')).toBeInTheDocument();
     expect(screen.getByTestId('link-generate')).toBeInTheDocument();
     expect(screen.getAllByTestId('team-resend')).toHaveLength(1);
+    fireEvent.click(screen.getByTestId('workspace-settings-tab-danger-zone'));
+    expect(await screen.findByTestId('leave-workspace', {}, lazy)).toBeInTheDocument();
     expect(screen.queryByTestId('delete-open')).toBeNull();
     expect(screen.queryByTestId('delegate-select')).toBeNull();
+    await router.navigate(-1);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/app/workspaces/7/settings/people'));
+    await waitFor(() =>
+      expect(screen.getByTestId('workspace-settings-tabs').getAttribute('data-active')).toBe('people'),
+    );
+    expect(await screen.findAllByTestId('team-row', {}, lazy)).not.toHaveLength(0);
   });
 });
 

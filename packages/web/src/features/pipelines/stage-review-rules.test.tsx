@@ -1,12 +1,13 @@
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { createRef } from 'react';
 import { describe, expect, it } from 'vitest';
 import type { TStage } from '@stageline/shared';
 import { MantineProvider } from '@mantine/core';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { queryClient } from '../../shared/api/query-client';
 import { buildNode } from '../../../test/pipelines';
-import { json, sent, serve, setupAppHarness } from '../../../test/app-harness';
-import { StageReviewRules } from './components/stage-review-rules';
+import { json, serve, setupAppHarness } from '../../../test/app-harness';
+import { rulesChanged, StageReviewRules, type TRulesDraft } from './components/stage-review-rules';
 
 setupAppHarness();
 
@@ -22,7 +23,7 @@ const stage: TStage = {
 };
 
 describe('a stage’s review rules', () => {
-  it('“Enforce for everyone but Admins” says who can skip the review, and is saved', async () => {
+  it('“Enforce for everyone but Admins” says who can skip the review, and goes into the draft the Save sends', async () => {
     serve('admin', (call) => {
       if (call.method === 'GET' && call.url === '/api/stages/12/') return json(200, stage);
       if (call.method === 'GET' && call.url === '/api/workspaces/7/teams/') return json(200, []);
@@ -30,10 +31,11 @@ describe('a stage’s review rules', () => {
         return json(200, { ...stage, ...(call.body as object) });
       return undefined;
     });
+    const draftRef = createRef<TRulesDraft>() as { current: TRulesDraft };
     render(
       <MantineProvider>
         <QueryClientProvider client={queryClient}>
-          <StageReviewRules stageId={12} projectId={5} />
+          <StageReviewRules stageId={12} projectId={5} draftRef={draftRef} />
         </QueryClientProvider>
       </MantineProvider>,
     );
@@ -41,8 +43,10 @@ describe('a stage’s review rules', () => {
     expect(bypass).toHaveTextContent('Who can skip this review (set Done by hand): Member, Admin, Owner');
     fireEvent.click(screen.getByLabelText('Enforce for everyone but Admins'));
     expect(bypass).toHaveTextContent('Who can skip this review (set Done by hand): Admin, Owner');
-    fireEvent.click(screen.getByTestId('stage-rules-save'));
-    await waitFor(() => expect(sent('PATCH', '/api/stages/12/')).toHaveLength(1));
-    expect(sent('PATCH', '/api/stages/12/')[0]!.body).toMatchObject({ enforce_review: true });
+    // The section has no Save of its own: the settings form's one Save sends the draft (decision 201).
+    expect(screen.queryByTestId('stage-rules-save')).toBeNull();
+    await waitFor(() => expect(draftRef.current?.rules.enforce_review).toBe(true));
+    expect(rulesChanged(draftRef.current)).toBe(true);
+    expect(draftRef.current?.stageId).toBe(12);
   });
 });

@@ -29,6 +29,7 @@ function MyWork({ workspaceId }: { workspaceId: number }) {
   const { t } = useTranslation();
   return (
     <PageCard
+      wide
       title={t('My work')}
       actions={
         <ExportCsvButton

@@ -47,7 +47,7 @@ export function notificationPath(notification: TNotification): string | null {
     return notification.kind === 'invited'
       ? paths.app.workspaces()
       : notification.kind === 'webhook_disabled' || notification.kind === 'webhook_paused'
-        ? paths.app.workspaceSettings(notification.workspace.id)
+        ? paths.app.workspaceSettingsTab(notification.workspace.id, 'integrations')
         : paths.app.workspace(notification.workspace.id);
   return null;
 }

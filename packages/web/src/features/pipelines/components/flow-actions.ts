@@ -4,6 +4,8 @@ import { createContext, useContext } from 'react';
 export type TFlowActions = {
   toggleSelect: (nodeId: string) => void;
   removeEdge: (edgeId: string) => void;
+  /** Opens a stage's settings (its "Settings" button, decision 201). */
+  openSettings: (nodeId: string) => void;
 };
 
 export const FlowActionsContext = createContext<TFlowActions | null>(null);

@@ -14,6 +14,7 @@ import {
   type TPipeline,
   type TPipelineNode,
 } from '@stageline/shared';
+import { useRegisterCommands } from '../../../shared/lib/commands';
 import { pipelineQuery } from '../api';
 import { useDialog } from '../hooks/use-dialog';
 import { useFlowKeyboard } from '../hooks/use-flow-keyboard';
@@ -30,6 +31,7 @@ import classes from './flow.module.css';
 import { FlowToolbar } from './flow-toolbar';
 import { LiveRegion, useAnnouncer } from './live-region';
 import { PipelineDiagram } from './pipeline-diagram';
+import { StageContextMenu, type TContextMenuAt } from './stage-context-menu';
 import { StageLinkDialog } from './stage-link-dialog';
 import { StageSettingsDrawerOnDemand } from './stage-settings-on-demand';
 
@@ -255,9 +257,42 @@ export function FlowEditor({ pipeline, projectId }: { pipeline: TPipeline; proje
     () => ({
       toggleSelect: (id) => store.getState().toggleSelect(id),
       removeEdge: (id) => store.getState().removeEdge(id),
+      openSettings: (id) => void openSettings([id]),
     }),
+    [store, openSettings],
+  );
+  // A stage's context menu (decision 201): the stage becomes the selection, the menu opens at the pointer.
+  const [contextAt, setContextAt] = useState<TContextMenuAt | null>(null);
+  const onNodeContextMenu = useCallback(
+    (event: MouseEvent, node: TFlowNode) => {
+      if (node.data.kind !== 'stage') return;
+      event.preventDefault();
+      const s = store.getState();
+      s.onNodesChange(s.nodes.map((n) => ({ type: 'select', id: n.id, selected: n.id === node.id })));
+      setContextAt({ x: event.clientX, y: event.clientY, nodeId: node.id });
+    },
     [store],
   );
+  const deleteStage = useCallback(
+    (id: string) => {
+      store.getState().onNodesChange([{ type: 'remove', id }]);
+      store.getState().commit();
+    },
+    [store],
+  );
+  // The palette offers adding a stage and the selection's settings (decision 201).
+  useRegisterCommands('flow-editor', [
+    { id: 'flow.add-stage', label: t('Add stage'), run: addStage.next },
+    ...(selectedCount > 0
+      ? [
+          {
+            id: 'flow.stage-settings',
+            label: selectedCount === 1 ? t('Stage settings') : t('Edit {{count}} stages', { count: selectedCount }),
+            run: () => void openSettings(selectedStageIds(store.getState().nodes)),
+          },
+        ]
+      : []),
+  ]);
   const ariaLabelConfig = useMemo(() => {
     const keys = t(
       'Arrow keys: go to the nearest stage that way. Shift+arrow: move it. N: add a stage after it. C: connect it, D: disconnect it. Enter: its settings. Delete: delete it. Space: select it.',
@@ -265,8 +300,8 @@ export function FlowEditor({ pipeline, projectId }: { pipeline: TPipeline; proje
     return { 'node.a11yDescription.default': keys, 'node.a11yDescription.keyboardDisabled': keys };
   }, [t]);
 
-  // Above the canvas, so fitting the view never hides Start under it and a long (Russian) toolbar
-  // wraps without covering stages; in full screen it floats over the canvas's corner.
+  // Above the canvas, so fitting the view never hides Start under it; one row at every width
+  // (decision 202); in full screen it floats over the canvas's corner.
   const toolbar = (
     <FlowToolbar
       layout={layout}
@@ -277,7 +312,7 @@ export function FlowEditor({ pipeline, projectId }: { pipeline: TPipeline; proje
       selectedCount={selectedCount}
       dirty={dirty}
       saving={saving}
-      onAddStage={addStage.atCentre}
+      onAddStage={addStage.next}
       onUndo={() => store.getState().undo()}
       onRedo={() => store.getState().redo()}
       onOrganize={() => void organize()}
@@ -291,7 +326,8 @@ export function FlowEditor({ pipeline, projectId }: { pipeline: TPipeline; proje
 
   return (
     <Stack gap="sm">
-      <Group justify="space-between" wrap="wrap" gap="xs">
+      {/* On a phone the page has no margin: the title keeps a little off the screen's edge. */}
+      <Group justify="space-between" wrap="wrap" gap="xs" px={{ base: 'xs', sm: 0 }}>
         <Group gap="xs" wrap="nowrap">
           <Text fw={700} size="lg" data-testid="flow-title">
             {pipeline.name}
@@ -339,6 +375,7 @@ export function FlowEditor({ pipeline, projectId }: { pipeline: TPipeline; proje
           onSelectionDragStop={commit}
           onDelete={commit}
           onNodeDoubleClick={onNodeDoubleClick}
+          onNodeContextMenu={onNodeContextMenu}
           onDoubleClick={addStage.onPaneDoubleClick}
           onDragOver={addStage.onDragOver}
           onDrop={addStage.onDrop}
@@ -362,6 +399,12 @@ export function FlowEditor({ pipeline, projectId }: { pipeline: TPipeline; proje
 
       <FlowDialogs dialog={dialog} answer={answer} blocker={blocker} save={save} />
       <StageLinkDialog {...keyboard.link} />
+      <StageContextMenu
+        at={contextAt}
+        onClose={() => setContextAt(null)}
+        onSettings={(id) => void openSettings([id])}
+        onDelete={deleteStage}
+      />
       <StageSettingsDrawerOnDemand
         projectId={projectId}
         stages={settingsFor}

@@ -1,5 +1,6 @@
-import { IconAlarm, IconBolt, IconHourglass, IconUser } from '@tabler/icons-react';
-import { Handle, Position, useStore, type NodeProps, type ReactFlowState } from '@xyflow/react';
+import { Button } from '@mantine/core';
+import { IconAlarm, IconBolt, IconHourglass, IconSettings, IconUser } from '@tabler/icons-react';
+import { Handle, NodeToolbar, Position, useStore, type NodeProps, type ReactFlowState } from '@xyflow/react';
 import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ReviewModeLabels, TaskStatuses, TaskStatusLabels, type TReviewMode } from '@stageline/shared';
@@ -35,9 +36,43 @@ const detail = (s: ReactFlowState): TDetail =>
 /** Stage: the full node, the compact one when zoomed out, a bare box when far out. */
 export const StageNode = memo(function StageNode(props: NodeProps<TFlowNode>) {
   const level = useStore(detail);
-  if (level === 'tiny') return <TinyStage {...props} />;
-  return level === 'compact' ? <CompactStage {...props} /> : <FullStage {...props} />;
+  const actions = useFlowActions();
+  const body =
+    level === 'tiny' ? (
+      <TinyStage {...props} />
+    ) : level === 'compact' ? (
+      <CompactStage {...props} />
+    ) : (
+      <FullStage {...props} />
+    );
+  // In the editor a selected stage shows its "Settings" above it, at any zoom (decision 201); drawn
+  // only while selected, so a large pipeline pays for one toolbar, not one per stage.
+  if (!actions || !props.selected) return body;
+  return (
+    <>
+      {body}
+      <StageToolbar id={props.id} openSettings={actions.openSettings} />
+    </>
+  );
 });
+
+/** Above the one selected stage (React Flow shows it then): its settings, by pointer or touch. */
+function StageToolbar({ id, openSettings }: { id: string; openSettings: (nodeId: string) => void }) {
+  const { t } = useTranslation();
+  return (
+    <NodeToolbar position={Position.Top} offset={6}>
+      <Button
+        size="compact-xs"
+        variant="default"
+        leftSection={<IconSettings size={12} />}
+        onClick={() => openSettings(id)}
+        data-testid="flow-node-settings"
+      >
+        {t('Settings')}
+      </Button>
+    </NodeToolbar>
+  );
+}
 
 /** The box of a stage at each level of detail: its class and what tests and styles read of it. */
 function stageBox({ id, data, selected }: Pick<NodeProps<TFlowNode>, 'id' | 'data' | 'selected'>, level: TDetail) {
@@ -58,12 +93,16 @@ function TinyStage({ id, data, selected }: NodeProps<TFlowNode>) {
   return <div {...stageBox({ id, data, selected }, 'tiny')} />;
 }
 
-/** Zoomed out: the name only (larger, so it stays legible longer), and the two handles. */
+/**
+ * Zoomed out: the name and the task counters (larger, so they stay legible longer), and the two
+ * handles. Wherever a stage shows its name it shows its counts (decision 204).
+ */
 function CompactStage({ id, data, selected, sourcePosition, targetPosition }: NodeProps<TFlowNode>) {
   return (
     <div {...stageBox({ id, data, selected }, 'compact')}>
       <Handle type="target" position={targetPosition ?? Position.Left} className={classes.handle} />
       <span className={classes.name}>{data.name}</span>
+      {data.counters ? <StageCounters counters={data.counters} /> : null}
       <Handle type="source" position={sourcePosition ?? Position.Right} className={classes.handle} />
     </div>
   );
@@ -110,36 +149,42 @@ function FullStage({ id, data, selected, sourcePosition, targetPosition }: NodeP
           </span>
         ) : null}
       </div>
-      {counters ? (
-        <div className={classes.counters} data-testid="flow-node-counters">
-          {TaskStatuses.filter((status) => counters[status] > 0).map((status) => (
-            <span
-              key={status}
-              className={classes.counter}
-              data-status={status}
-              style={statusChipStyle(status)}
-              title={`${t(TaskStatusLabels[status])}: ${counters[status]}`}
-              aria-label={`${t(TaskStatusLabels[status])}: ${counters[status]}`}
-            >
-              {counters[status]}
-            </span>
-          ))}
-          {TaskStatuses.every((status) => counters[status] === 0) ? (
-            <span className={classes.noTasks}>{t('No tasks')}</span>
-          ) : null}
-          {counters.overdue > 0 ? (
-            <span
-              className={classes.counter}
-              data-status="overdue"
-              title={`${t('Overdue')}: ${counters.overdue}`}
-              aria-label={`${t('Overdue')}: ${counters.overdue}`}
-            >
-              <IconAlarm size={10} aria-hidden /> {counters.overdue}
-            </span>
-          ) : null}
-        </div>
-      ) : null}
+      {counters ? <StageCounters counters={counters} /> : null}
       <Handle type="source" position={sourcePosition ?? Position.Right} className={classes.handle} />
+    </div>
+  );
+}
+
+/** A stage's task counts by status (only those above zero) and its overdue count. */
+function StageCounters({ counters }: { counters: NonNullable<TFlowNode['data']['counters']> }) {
+  const { t } = useTranslation();
+  return (
+    <div className={classes.counters} data-testid="flow-node-counters">
+      {TaskStatuses.filter((status) => counters[status] > 0).map((status) => (
+        <span
+          key={status}
+          className={classes.counter}
+          data-status={status}
+          style={statusChipStyle(status)}
+          title={`${t(TaskStatusLabels[status])}: ${counters[status]}`}
+          aria-label={`${t(TaskStatusLabels[status])}: ${counters[status]}`}
+        >
+          {counters[status]}
+        </span>
+      ))}
+      {TaskStatuses.every((status) => counters[status] === 0) ? (
+        <span className={classes.noTasks}>{t('No tasks')}</span>
+      ) : null}
+      {counters.overdue > 0 ? (
+        <span
+          className={classes.counter}
+          data-status="overdue"
+          title={`${t('Overdue')}: ${counters.overdue}`}
+          aria-label={`${t('Overdue')}: ${counters.overdue}`}
+        >
+          <IconAlarm size={10} aria-hidden /> {counters.overdue}
+        </span>
+      ) : null}
     </div>
   );
 }

@@ -1,6 +1,5 @@
 import {
   ActionIcon,
-  Alert,
   Button,
   Checkbox,
   Group,
@@ -14,15 +13,23 @@ import {
 } from '@mantine/core';
 import { IconPlus, IconX } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import { reviewBypassRoles, TeamLimits, type TStage, type TStageReviewRules } from '@stageline/shared';
-import { formError } from '../../../shared/lib/form-errors';
-import { showToast } from '../../../shared/ui/toast';
 import { useProject } from '../../projects';
 import { useTeams } from '../../teams';
 import { roleLabel } from '../../workspaces';
-import { patchStageRules, stageQuery } from '../api';
+import { stageQuery } from '../api';
+
+/**
+ * The review rules as edited, read by the settings form's one Save (decision 201): `initial` is what
+ * the stage has, `rules` what the form shows; null until the stage is loaded.
+ */
+export type TRulesDraft = { stageId: number; initial: TStageReviewRules; rules: TStageReviewRules } | null;
+
+/** Whether the draft holds a change to save. */
+export const rulesChanged = (draft: TRulesDraft): draft is NonNullable<TRulesDraft> =>
+  draft !== null && JSON.stringify(draft.initial) !== JSON.stringify(draft.rules);
 
 const rulesOf = (stage: TStage): TStageReviewRules => ({
   required_approvals: stage.required_approvals ?? null,
@@ -34,12 +41,20 @@ const rulesOf = (stage: TStage): TStageReviewRules => ({
 });
 
 /**
- * A stage's teams and review rules (docs/review-rules.md), saved on their own with PATCH
- * stages/{id}/: default assignee and reviewer teams, the approvals a round needs, approvals from
- * teams, whether an assignee may review their own task, and whether only Admins may skip the
- * review (with who can, as the shared rule says). One stage at a time.
+ * A stage's teams and review rules (docs/review-rules.md): default assignee and reviewer teams, the
+ * approvals a round needs, approvals from teams, whether an assignee may review their own task, and
+ * whether only Admins may skip the review (with who can, as the shared rule says). One stage at a
+ * time; what is edited goes into `draftRef`, which the settings form's Save sends (decision 201).
  */
-export function StageReviewRules({ stageId, projectId }: { stageId: number; projectId: number }) {
+export function StageReviewRules({
+  stageId,
+  projectId,
+  draftRef,
+}: {
+  stageId: number;
+  projectId: number;
+  draftRef: RefObject<TRulesDraft>;
+}) {
   const { t } = useTranslation();
   const stage = useQuery(stageQuery(stageId));
   const project = useProject(projectId);
@@ -48,7 +63,14 @@ export function StageReviewRules({ stageId, projectId }: { stageId: number; proj
   if (!stage.data) return null;
   const options = (teams.data ?? []).map((team) => ({ value: String(team.id), label: team.name }));
   return (
-    <RulesForm key={stage.dataUpdatedAt} stageId={stageId} initial={rulesOf(stage.data)} options={options} t={t} />
+    <RulesForm
+      key={stage.dataUpdatedAt}
+      stageId={stageId}
+      initial={rulesOf(stage.data)}
+      options={options}
+      draftRef={draftRef}
+      t={t}
+    />
   );
 }
 
@@ -56,17 +78,23 @@ function RulesForm({
   stageId,
   initial,
   options,
+  draftRef,
   t,
 }: {
   stageId: number;
   initial: TStageReviewRules;
   options: { value: string; label: string }[];
+  draftRef: RefObject<TRulesDraft>;
   t: (key: string, params?: Record<string, unknown>) => string;
 }) {
   const [rules, setRules] = useState(initial);
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<string | null>(null);
   const set = (patch: Partial<TStageReviewRules>) => setRules((current) => ({ ...current, ...patch }));
+  useEffect(() => {
+    draftRef.current = { stageId, initial, rules };
+    return () => {
+      draftRef.current = null;
+    };
+  }, [draftRef, stageId, initial, rules]);
   const teamSelect = (name: 'default_assignee_teams' | 'default_reviewer_teams', label: string) => (
     <MultiSelect
       label={label}
@@ -79,18 +107,6 @@ function RulesForm({
       data-testid={`stage-rules-${name}`}
     />
   );
-  const save = async () => {
-    setBusy(true);
-    setFailure(null);
-    try {
-      await patchStageRules(stageId, rules);
-      showToast({ kind: 'success', message: t('Review rules saved') });
-    } catch (error) {
-      setFailure(formError(error, { fallback: t('Error while updating stage(s)') }));
-    } finally {
-      setBusy(false);
-    }
-  };
   return (
     <Stack gap="sm" data-testid="stage-rules">
       <Title order={3} size="h5">
@@ -173,16 +189,6 @@ function RulesForm({
         data-testid="stage-rules-enforce-review"
       />
       <BypassLine enforce={rules.enforce_review} />
-      {failure ? (
-        <Alert color="red" data-testid="stage-rules-error">
-          {failure}
-        </Alert>
-      ) : null}
-      <Group justify="flex-end">
-        <Button variant="light" loading={busy} onClick={() => void save()} data-testid="stage-rules-save">
-          {t('Save review rules')}
-        </Button>
-      </Group>
     </Stack>
   );
 }

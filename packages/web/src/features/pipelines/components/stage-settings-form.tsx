@@ -16,7 +16,7 @@ import {
 } from '@mantine/core';
 import { DatePickerInput } from '@mantine/dates';
 import { useForm } from '@mantine/form';
-import { useMemo, useState } from 'react';
+import { useMemo, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   ReviewModeLabels,
@@ -25,9 +25,11 @@ import {
   type TPipelineNode,
   type TStageSettings,
 } from '@stageline/shared';
+import { formError } from '../../../shared/lib/form-errors';
 import { issueOf } from '../../../shared/lib/zod-resolver';
-import { bulkPatchStages, patchStage, useStageMembers } from '../api';
-import { StageReviewRules } from './stage-review-rules';
+import { bulkPatchStages, patchStage, patchStageRules, useStageMembers } from '../api';
+import { rulesChanged, StageReviewRules, type TRulesDraft } from './stage-review-rules';
+import classes from './flow.module.css';
 import { blankMixed, changedFields, commonSettings, StageFields, type TStageField } from '../lib/stage-patch';
 
 type TDueMode = 'none' | 'days' | 'date';
@@ -54,6 +56,7 @@ export function StageSettingsDrawer({
 }) {
   const { t } = useTranslation();
   const bulk = (stages?.length ?? 0) > 1;
+  const rulesDraft = useRef<TRulesDraft>(null);
   return (
     <Drawer
       opened={stages !== null}
@@ -75,14 +78,16 @@ export function StageSettingsDrawer({
           stages={stages}
           onClose={onClose}
           onSaved={onSaved}
-        />
-      ) : null}
-      {/* Teams and review rules (docs/review-rules.md): one stage at a time, saved on their own. */}
-      {stages?.length === 1 && stages[0]!.kind === 'stage' ? (
-        <>
-          <Divider my="lg" />
-          <StageReviewRules stageId={stages[0]!.id} projectId={projectId} />
-        </>
+          rulesDraft={rulesDraft}
+        >
+          {/* Teams and review rules (docs/review-rules.md): one stage at a time, sent by the same Save. */}
+          {stages.length === 1 && stages[0]!.kind === 'stage' ? (
+            <>
+              <Divider my="xs" />
+              <StageReviewRules stageId={stages[0]!.id} projectId={projectId} draftRef={rulesDraft} />
+            </>
+          ) : null}
+        </StageSettingsForm>
       ) : null}
     </Drawer>
   );
@@ -93,11 +98,17 @@ function StageSettingsForm({
   stages,
   onClose,
   onSaved,
+  rulesDraft,
+  children,
 }: {
   projectId: number;
   stages: TPipelineNode[];
   onClose: () => void;
   onSaved: (stages: TPipelineNode[]) => void;
+  /** The review rules section's edits, saved with the settings (decision 201). */
+  rulesDraft: RefObject<TRulesDraft>;
+  /** Sections drawn inside the form, above its one Save. */
+  children?: ReactNode;
 }) {
   const { t } = useTranslation();
   const bulk = stages.length > 1;
@@ -161,24 +172,31 @@ function StageSettingsForm({
     if (dueMode === 'days') values.default_due_date = null;
     if (dueMode === 'date') values.default_due_days = null;
     const changes = changedFields(initial, { ...values, name: values.name.trim() }, touched, mixed);
-    if (Object.keys(changes).length === 0) {
+    const rules = rulesDraft.current;
+    const rulesDirty = !bulk && rulesChanged(rules);
+    if (Object.keys(changes).length === 0 && !rulesDirty) {
       onClose();
       return;
     }
     setFailure(null);
     try {
-      if (bulk) {
+      let saved = stages;
+      if (Object.keys(changes).length === 0) {
+        // Only the review rules changed: the stage's settings stay as they are.
+      } else if (bulk) {
         await bulkPatchStages(
           stages.map((s) => s.id),
           changes,
         );
-        onSaved(stages.map((s) => ({ ...s, ...changes })));
+        saved = stages.map((s) => ({ ...s, ...changes }));
       } else {
-        onSaved([await patchStage(stages[0]!.id, changes)]);
+        saved = [await patchStage(stages[0]!.id, changes)];
       }
+      if (rulesDirty) await patchStageRules(rules.stageId, rules.rules);
+      onSaved(saved);
       onClose();
-    } catch {
-      setFailure(t('Error while updating stage(s)'));
+    } catch (error) {
+      setFailure(formError(error, { fallback: t('Error while updating stage(s)') }));
     }
   });
 
@@ -285,12 +303,14 @@ function StageSettingsForm({
         />
         {boolField('skip_review_if_no_reviewers', t('Skip review when there are no reviewers'))}
         {boolField('accept_edit_as_done', t('Accept edit as done'))}
+        {children}
         {failure ? (
           <Alert color="red" data-testid="stage-settings-error">
             {failure}
           </Alert>
         ) : null}
-        <Group justify="flex-end">
+        {/* One Save for the whole drawer, kept in reach at its foot while the sections scroll. */}
+        <Group justify="flex-end" className={classes.drawerActions}>
           <Button variant="default" onClick={onClose}>
             {t('Cancel')}
           </Button>

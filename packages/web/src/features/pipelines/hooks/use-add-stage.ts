@@ -6,24 +6,11 @@ import { DragType } from '../components/flow-toolbar';
 import type { TEditorStore } from '../lib/editor-store';
 import { NodeSizes, type TFlowNode } from '../lib/graph-model';
 import type { TPoint } from '../lib/layout';
-
-/** Whether a stage placed at `at` would overlap a node (with a margin). */
-function overlaps(nodes: readonly TFlowNode[], at: TPoint) {
-  const { width, height } = NodeSizes.stage;
-  return nodes.some((n) => {
-    const size = NodeSizes[n.data.kind];
-    return (
-      at.x < n.position.x + size.width + 16 &&
-      n.position.x < at.x + width + 16 &&
-      at.y < n.position.y + size.height + 16 &&
-      n.position.y < at.y + height + 16
-    );
-  });
-}
+import { nextSpot, overlaps } from '../lib/placement';
 
 /**
- * Adding stages: at a point of the canvas (the toolbar's button at the centre, a double click on the
- * pane, the palette item dropped), or after a node by keyboard (connected from it). One path to the
+ * Adding stages: beside the selection (the toolbar's button), at a point of the canvas (a double
+ * click on the pane, the palette item dropped), or after a node by keyboard (connected from it). One path to the
  * store's `addStage`, with the stage limit checked first.
  */
 export function useAddStage({
@@ -81,12 +68,26 @@ export function useAddStage({
     },
     [store, placeStage],
   );
-  const addStageAtCentre = useCallback(() => {
+  /**
+   * The toolbar's "Add stage" (decision 200): beside the selected stage, or the last stage added (or
+   * Start), in the first free spot along the flow, connected from nothing; then scrolled into view.
+   */
+  const addStageNext = useCallback(() => {
+    const s = store.getState();
+    const id = placeStage(nextSpot(s.nodes, s.layout), () => true, { x: 0, y: 0 });
+    if (!id) return;
     const rect = canvasRef.current?.getBoundingClientRect();
-    if (!rect) return;
-    addStageAt(rect.left + rect.width / 2, rect.top + rect.height / 2);
-  }, [addStageAt, canvasRef]);
-
+    const added = store.getState().nodes.find((n) => n.id === id);
+    if (!rect || !added) return;
+    const { width, height } = NodeSizes.stage;
+    const topLeft = flow.flowToScreenPosition(added.position);
+    const bottomRight = flow.flowToScreenPosition({ x: added.position.x + width, y: added.position.y + height });
+    const inside =
+      topLeft.x >= rect.left && topLeft.y >= rect.top && bottomRight.x <= rect.right && bottomRight.y <= rect.bottom;
+    if (!inside) {
+      void flow.setCenter(added.position.x + width / 2, added.position.y + height / 2, { zoom: flow.getZoom() });
+    }
+  }, [store, placeStage, canvasRef, flow]);
   const onPaneDoubleClick = useCallback(
     (event: MouseEvent) => {
       if ((event.target as Element).classList.contains('react-flow__pane')) addStageAt(event.clientX, event.clientY);
@@ -106,5 +107,5 @@ export function useAddStage({
     },
     [addStageAt],
   );
-  return { at: addStageAt, after: addStageAfter, atCentre: addStageAtCentre, onPaneDoubleClick, onDragOver, onDrop };
+  return { at: addStageAt, after: addStageAfter, next: addStageNext, onPaneDoubleClick, onDragOver, onDrop };
 }

@@ -131,6 +131,7 @@ function PipelineView({
 
   return (
     <PageCard
+      wide
       title={pipeline.name}
       actions={
         <>

@@ -1,22 +1,24 @@
 import { Center, Loader, Stack } from '@mantine/core';
 import { IconSitemap } from '@tabler/icons-react';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useEffect, useMemo, useRef, type KeyboardEvent, type MouseEvent } from 'react';
+import { memo, useEffect, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { paths, TaskStatusLabels } from '@stageline/shared';
+import { fitColumns } from '../lib/fit-columns';
 import type { TGridRow } from '../lib/whole-matrix';
 import { StatusCell, type TCellContext, type TPeople, type TStage } from './matrix-cell';
 import classes from './matrix.module.css';
 import { LoadError, type TRetryable } from '../../../shared/ui/load-error';
 
 const RowHeight = 36;
-const NameWidth = 240;
-const CellWidth = 132;
 const nobody: TPeople = new Map();
 
-/** The columns in view: their stages, and the blank widths standing in for the columns before and after. */
-type TColumns = { stages: TStage[]; first: number; before: number; after: number };
+/**
+ * The columns in view: their stages, and the blank widths standing in for the columns before and
+ * after; with the name column's and each stage column's width (sized to the grid, decision 203).
+ */
+type TColumns = { stages: TStage[]; first: number; before: number; after: number; name: number; cell: number };
 
 const MatrixRow = memo(function MatrixRow({
   row,
@@ -33,7 +35,13 @@ const MatrixRow = memo(function MatrixRow({
 }) {
   return (
     <>
-      <div className={classes.nameCell} style={{ width: NameWidth }} role="rowheader" aria-colindex={1} tabIndex={-1}>
+      <div
+        className={classes.nameCell}
+        style={{ width: columns.name }}
+        role="rowheader"
+        aria-colindex={1}
+        tabIndex={-1}
+      >
         {row ? (
           <>
             <a
@@ -65,7 +73,7 @@ const MatrixRow = memo(function MatrixRow({
         <div
           key={stage.id}
           className={classes.cellWrap}
-          style={{ width: CellWidth }}
+          style={{ width: columns.cell }}
           role="gridcell"
           aria-colindex={columns.first + index + 2}
           tabIndex={-1}
@@ -130,6 +138,20 @@ export function MatrixGrid({
   const { t } = useTranslation();
   const navigate = useNavigate();
   const scroller = useRef<HTMLDivElement>(null);
+  // The grid's inner width: the stage columns share it (decision 203). Before the first measure
+  // (and in tests without layout), a wide screen's.
+  const [gridWidth, setGridWidth] = useState(1200);
+  const drawn = state === 'ready' && count > 0;
+  useEffect(() => {
+    const grid = scroller.current;
+    if (!drawn || !grid) return;
+    const measure = () => setGridWidth(grid.clientWidth || 1200);
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(grid);
+    return () => observer.disconnect();
+  }, [drawn]);
+  const { name: nameWidth, cell: cellWidth } = fitColumns(gridWidth, stages.length);
   const context = useMemo<TCellContext>(
     () => ({
       people,
@@ -156,12 +178,14 @@ export function MatrixGrid({
     horizontal: true,
     count: stages.length,
     getScrollElement: () => scroller.current,
-    estimateSize: () => CellWidth,
+    estimateSize: () => cellWidth,
     // The sticky name column comes first: column offsets start after it.
-    paddingStart: NameWidth,
+    paddingStart: nameWidth,
     overscan: 3,
     initialRect: { width: 1200, height: 600 },
   });
+  // New widths (a resize, another pipeline): the column virtualizer measures again.
+  useEffect(() => columnVirtualizer.measure(), [columnVirtualizer, nameWidth, cellWidth]);
   const visibleColumns = columnVirtualizer.getVirtualItems();
   const firstColumn = visibleColumns[0]?.index ?? 0;
   const endColumn = (visibleColumns[visibleColumns.length - 1]?.index ?? -1) + 1;
@@ -170,10 +194,12 @@ export function MatrixGrid({
     () => ({
       stages: stages.slice(firstColumn, endColumn),
       first: firstColumn,
-      before: firstColumn * CellWidth,
-      after: (stages.length - endColumn) * CellWidth,
+      before: firstColumn * cellWidth,
+      after: (stages.length - endColumn) * cellWidth,
+      name: nameWidth,
+      cell: cellWidth,
     }),
-    [stages, firstColumn, endColumn],
+    [stages, firstColumn, endColumn, nameWidth, cellWidth],
   );
   const items = virtualizer.getVirtualItems();
   const firstRow = items[0]?.index ?? 0;
@@ -228,7 +254,7 @@ export function MatrixGrid({
       </Stack>
     );
 
-  const width = NameWidth + stages.length * CellWidth;
+  const width = nameWidth + stages.length * cellWidth;
   return (
     <div
       ref={scroller}
@@ -245,7 +271,7 @@ export function MatrixGrid({
     >
       <div style={{ width, minWidth: '100%' }}>
         <div className={classes.header} role="row" aria-rowindex={1}>
-          <div className={classes.corner} style={{ width: NameWidth }} role="columnheader">
+          <div className={classes.corner} style={{ width: nameWidth }} role="columnheader">
             {t('Unit')}
           </div>
           <div className={classes.spacer} style={{ width: columns.before }} />
@@ -253,7 +279,7 @@ export function MatrixGrid({
             <div
               key={stage.id}
               className={classes.headCell}
-              style={{ width: CellWidth }}
+              style={{ width: cellWidth }}
               title={stage.name}
               role="columnheader"
               data-testid="matrix-stage"

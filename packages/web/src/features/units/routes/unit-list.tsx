@@ -224,7 +224,7 @@ function UnitList({ project }: { project: TProject }) {
   );
 
   return (
-    <PageCard title={t('Units')} documentTitle={[t('Units'), project.name]} actions={actions}>
+    <PageCard title={t('Units')} documentTitle={[t('Units'), project.name]} actions={actions} wide>
       <Group gap="sm" align="flex-end" wrap="wrap">
         <SavedViews projectId={project.id} kind="matrix" canShare={abilities?.share_views ?? false} />
         <Select

@@ -1,6 +1,7 @@
-import { Button, Group, Stack } from '@mantine/core';
+import { Button, Group, Stack, Tabs } from '@mantine/core';
 import { IconArrowLeft } from '@tabler/icons-react';
-import { Link } from 'react-router';
+import type { ReactNode } from 'react';
+import { Link, Navigate, useNavigate, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { paths, type TWorkspace } from '@stageline/shared';
 import { PageCard } from '../../../shared/ui/page-card';
@@ -17,9 +18,16 @@ import { Section } from '../../../shared/ui/section';
 import { TeamSection } from '../components/settings/team-section';
 import { WorkspaceGate } from '../components/workspace-gate';
 
+/** The tabs of the workspace settings, in order, each with its URL segment (decision 205). */
+export const SettingsTabs = ['general', 'people', 'teams', 'integrations', 'danger-zone'] as const;
+export type TSettingsTab = (typeof SettingsTabs)[number];
+
 /**
- * Workspace settings: edit, team, invites, link, owner actions and leaving. Each section shows only
- * when the shared permission table lets my role do it (the server refuses the rest anyway).
+ * Workspace settings in tabs, each with its own URL (`/app/workspaces/:id/settings/:tab`, decision
+ * 205): General (the workspace's own fields), People (members, invites, the link), Teams,
+ * Integrations (webhooks) and Danger zone (delegate, delete, leave). A tab shows only when my role
+ * may do something in it (the shared permission table; the server refuses the rest anyway), and
+ * `/settings` alone opens the first of mine. Each section is the component it was on the long page.
  */
 export default function WorkspaceSettingsScreen() {
   const { t } = useTranslation();
@@ -30,9 +38,60 @@ export default function WorkspaceSettingsScreen() {
 
 function Settings({ workspace }: { workspace: TWorkspace }) {
   const { t } = useTranslation();
+  const navigate = useNavigate();
+  const { tab: asked } = useParams();
   const me = useCurrentUser();
   const { abilities } = workspace;
   const members = useMembers(workspace.id);
+
+  const tabs: Partial<Record<TSettingsTab, { label: string; content: ReactNode }>> = {};
+  if (abilities.update)
+    tabs.general = {
+      label: t('General'),
+      // More of the workspace's own settings go here, each its own section, below the name.
+      content: <EditSection key={workspace.id} workspace={workspace} />,
+    };
+  tabs.people = {
+    label: t('People'),
+    content: (
+      <>
+        <TeamSection workspace={workspace} meId={me.id} />
+        {abilities.invite ? <InviteUsersSection workspace={workspace} /> : null}
+        {abilities.manage_link ? <InviteLinkSection workspace={workspace} /> : null}
+      </>
+    ),
+  };
+  if (abilities.view_teams)
+    tabs.teams = {
+      label: t('Teams'),
+      content: (
+        <TeamsSection workspaceId={workspace.id} members={members.data ?? []} canManage={abilities.manage_teams} />
+      ),
+    };
+  if (abilities.manage_webhooks)
+    tabs.integrations = { label: t('Integrations'), content: <WebhooksSection workspace={workspace} /> };
+  if (abilities.delegate || abilities.delete || abilities.leave)
+    tabs['danger-zone'] = {
+      label: t('Danger zone'),
+      content: (
+        <>
+          {abilities.delegate || abilities.delete ? <OwnerSection workspace={workspace} meId={me.id} /> : null}
+          {abilities.leave ? (
+            <Section title={t('Leave workspace')} testId="workspace-leave-section">
+              <Group>
+                <LeaveWorkspaceButton workspace={workspace} />
+              </Group>
+            </Section>
+          ) : null}
+        </>
+      ),
+    };
+  const mine = SettingsTabs.filter((tab) => tabs[tab]);
+  const active = mine.find((tab) => tab === asked) ?? mine[0]!;
+  // A tab that is not one (or not mine): the settings' first tab, in place of the wrong address.
+  if (asked !== undefined && asked !== active)
+    return <Navigate to={paths.app.workspaceSettings(workspace.id)} replace />;
+
   return (
     <PageCard
       title={t('Settings: {{workspace}}', { workspace: workspace.name })}
@@ -48,24 +107,34 @@ function Settings({ workspace }: { workspace: TWorkspace }) {
         </Button>
       }
     >
-      <Stack gap="md">
-        {abilities.update ? <EditSection key={workspace.id} workspace={workspace} /> : null}
-        <TeamSection workspace={workspace} meId={me.id} />
-        {abilities.view_teams ? (
-          <TeamsSection workspaceId={workspace.id} members={members.data ?? []} canManage={abilities.manage_teams} />
-        ) : null}
-        {abilities.invite ? <InviteUsersSection workspace={workspace} /> : null}
-        {abilities.manage_link ? <InviteLinkSection workspace={workspace} /> : null}
-        {abilities.manage_webhooks ? <WebhooksSection workspace={workspace} /> : null}
-        {abilities.delegate || abilities.delete ? <OwnerSection workspace={workspace} meId={me.id} /> : null}
-        {abilities.leave ? (
-          <Section title={t('Leave workspace')} testId="workspace-leave-section">
-            <Group>
-              <LeaveWorkspaceButton workspace={workspace} />
-            </Group>
-          </Section>
-        ) : null}
-      </Stack>
+      <Tabs
+        value={active}
+        // Each tab is a history entry: Back returns to the previous tab.
+        onChange={(tab) => {
+          if (tab && tab !== active) void navigate(paths.app.workspaceSettingsTab(workspace.id, tab));
+        }}
+        keepMounted={false}
+        data-testid="workspace-settings-tabs"
+        data-active={active}
+      >
+        <Tabs.List>
+          {mine.map((tab) => (
+            <Tabs.Tab
+              key={tab}
+              value={tab}
+              color={tab === 'danger-zone' ? 'red' : undefined}
+              data-testid={`workspace-settings-tab-${tab}`}
+            >
+              {tabs[tab]!.label}
+            </Tabs.Tab>
+          ))}
+        </Tabs.List>
+        {mine.map((tab) => (
+          <Tabs.Panel key={tab} value={tab} pt="md">
+            <Stack gap="md">{tabs[tab]!.content}</Stack>
+          </Tabs.Panel>
+        ))}
+      </Tabs>
     </PageCard>
   );
 }
