@@ -58,3 +58,46 @@ test('a rejection with its comment shows on the task’s Details for the artist'
   await expect(b.getByTestId('task-latest-decision')).toHaveAttribute('data-action', 'accept');
   await expect(b.getByTestId('task-latest-decision-comment')).toHaveText('Good now.');
 });
+
+test('a comment draft survives leaving the task, goes on send; a long comment folds', async ({
+  browser,
+  baseURL,
+  request,
+}) => {
+  const lead = await registerUser(request, { firstName: 'Lena' });
+  const team = await teamWorkspace(request, lead, [], 'Draft studio');
+  const flow = await oneStagePipeline(request, lead, team.project, {}, ['SH010', 'SH020']);
+  const [first, second] = flow.tasks as [number, number];
+  const long = Array.from({ length: 400 }, (_, i) => `Line ${i + 1} of the notes.`).join('\n');
+  await call(request, lead, 'POST', 'comments/', { task: second, text: long });
+
+  const page = await openAs(browser, baseURL, lead, team.workspace);
+  await page.goto(`/app/tasks/${first}`);
+  const input = page.getByTestId('comment-composer-input');
+  await input.fill('Half-written: the shadows need');
+  // Away to another task in the app (its own draft is empty), then back.
+  await page.goto(`/app/tasks/${second}`);
+  await expect(input).toHaveValue('');
+  // The 400-line comment shows folded; "Show more" opens it whole, "Show less" folds it again.
+  const folded = page.getByTestId('comment-folded');
+  await expect(folded).toHaveAttribute('data-open', 'false');
+  const closedHeight = (await folded.boundingBox())!.height;
+  expect(closedHeight).toBeLessThan(400);
+  await page.getByTestId('comment-fold-toggle').click();
+  await expect(folded).toHaveAttribute('data-open', 'true');
+  await expect(page.getByText('Line 400 of the notes.')).toBeVisible();
+  expect((await folded.boundingBox())!.height).toBeGreaterThan(closedHeight * 5);
+  await expect(page.getByTestId('comment-fold-toggle')).toHaveText('Show less');
+
+  await page.goBack();
+  await expect(page.getByTestId('comment-composer-input')).toHaveValue('Half-written: the shadows need');
+  await page.reload();
+  await expect(input).toHaveValue('Half-written: the shadows need');
+  await input.fill('The shadows need softening.');
+  await page.getByTestId('comment-composer-submit').click();
+  await expect(page.getByTestId('comment').filter({ hasText: 'The shadows need softening.' })).toBeVisible();
+  await expect(input).toHaveValue('');
+  await page.reload();
+  await expect(page.getByTestId('comments-list')).toContainText('The shadows need softening.');
+  await expect(input).toHaveValue('');
+});

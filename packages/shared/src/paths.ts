@@ -59,6 +59,8 @@ export const StorageKeys = {
   language: 'language',
   theme: 'theme',
   pipelineStatePrefix: 'pipelineState_',
+  /** A comment being written, per task or unit (decision 191). */
+  commentDraftPrefix: 'commentDraft_',
 } as const;
 
 /**
