@@ -230,7 +230,10 @@ describe('invite link', () => {
   test('Admins generate, read, replace and disable it; joining takes its role', async () => {
     const team = await buildTeam(t);
     const url = `/api/workspaces/${team.workspace.id}/link/`;
-    expect((await as(t, team.admin)('GET', url)).statusCode).toBe(404);
+    // No active link: 200 with null, not an error status (decision 195).
+    const none = await as(t, team.admin)('GET', url);
+    expect(none.statusCode).toBe(200);
+    expect(none.json()).toBeNull();
     const created = await as(t, team.admin)('POST', url, { role: 'member' });
     expect(created.statusCode, created.body).toBe(200);
     const { token } = created.json<{ token: string; role: string }>();
@@ -263,7 +266,9 @@ describe('invite link', () => {
     expect((await as(t, team.admin)('DELETE', url)).statusCode).toBe(204);
     expect((await as(t, late)('POST', `/api/invites/${replaced.token}/accept/`)).statusCode).toBe(404);
     expect((await as(t, late)('GET', `/api/invites/${replaced.token}/`)).statusCode).toBe(404);
-    expect((await as(t, team.admin)('GET', url)).statusCode).toBe(404);
+    const disabled = await as(t, team.admin)('GET', url);
+    expect(disabled.statusCode).toBe(200);
+    expect(disabled.json()).toBeNull();
     expect((await as(t, team.admin)('DELETE', url)).statusCode).toBe(404);
   });
 

@@ -373,8 +373,8 @@ export async function getLink(db: Db, { userId, workspaceId }: { userId: number;
     .select()
     .from(inviteLinks)
     .where(and(eq(inviteLinks.workspaceId, workspaceId), isNull(inviteLinks.disabledAt)));
-  if (!link) throw new AppError('not_found');
-  return presentLink(link);
+  // No link is a state, not a missing record: null, so the settings screen logs no 404 (decision 195).
+  return link ? presentLink(link) : null;
 }
 
 /**
