@@ -101,3 +101,52 @@ test('a comment draft survives leaving the task, goes on send; a long comment fo
   await expect(page.getByTestId('comments-list')).toContainText('The shadows need softening.');
   await expect(input).toHaveValue('');
 });
+
+test('the invite box: a long entry wraps, the invalid ones are named, the valid one is invited; no 404 logged', async ({
+  browser,
+  baseURL,
+  request,
+}) => {
+  const owner = await registerUser(request, { firstName: 'Olga' });
+  const friend = await registerUser(request, { firstName: 'Boris' });
+  const workspace = await call<{ id: number }>(request, owner, 'POST', 'workspaces/', { name: 'Invite studio' });
+  const page = await openAs(browser, baseURL, owner, workspace.id);
+  const logged: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') logged.push(message.text());
+  });
+  page.on('response', (response) => {
+    if (response.url().includes('/api/') && response.status() >= 400) logged.push(`${response.status()} ${response.url()}`);
+  });
+  await page.goto(`/app/workspaces/${workspace.id}/settings`);
+  await expect(page.getByTestId('link-generate')).toBeVisible();
+
+  const long = `${'a-very-long-address-'.repeat(20)}@example.com`;
+  const input = page.getByTestId('invite-users-input');
+  for (const entry of [long, 'nobody_here_at_all', friend.username]) {
+    await input.fill(entry);
+    await input.press('Enter');
+  }
+  // The long pill wraps inside the card instead of running past it.
+  const section = await page.getByTestId('workspace-invite-section').boundingBox();
+  const box = await input.locator('xpath=ancestor::*[contains(@class,"mantine-TagsInput-root")][1]').boundingBox();
+  expect(box!.x + box!.width).toBeLessThanOrEqual(section!.x + section!.width + 1);
+  await snap(page, 'invite-box-long-entry-en-light');
+
+  await page.getByTestId('invite-submit').click();
+  await expect(page.locator(`[data-testid="team-row"][data-username="${friend.username}"]`)).toHaveAttribute(
+    'data-status',
+    'pending',
+  );
+  const report = page.getByTestId('invite-report');
+  await expect(report).toContainText('1 invited; 2 users not invited');
+  const entries = page.getByTestId('invite-report-entry');
+  await expect(entries).toHaveCount(2);
+  await expect(entries.nth(0)).toContainText('Not a username or an e-mail: too long.');
+  await expect(entries.nth(0)).toContainText('a-very-long-address-');
+  await expect(entries.nth(1)).toContainText('nobody_here_at_all');
+  // The refused entries stay in the box to be corrected; the invited one left it.
+  await expect(page.getByTestId('workspace-invite-section')).not.toContainText(friend.username);
+  await snap(page, 'invite-report-en-light');
+  expect(logged).toEqual([]);
+});

@@ -88,6 +88,36 @@ describe('direct invites', () => {
     expect(JSON.stringify(seenByMember)).not.toContain(stranger);
   });
 
+  test('one overlong or invalid entry fails alone and is named; the valid ones are invited (decision 196)', async () => {
+    const team = await buildTeam(t);
+    const friend = await buildUser(t);
+    const long = `${'x'.repeat(600)}@example.com`;
+    const response = await invite(team, [long, friend.username, 'not an address@', uniqueUser('new').email]);
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json()).toEqual({
+      invited: 2,
+      failed: 2,
+      errors: [
+        { user: long, detail: 'Not a username or an e-mail: too long.' },
+        { user: 'not an address@', detail: 'Not a valid e-mail address.' },
+      ],
+    });
+    const ru = await t.app.inject({
+      method: 'POST',
+      url: `/api/workspaces/${team.workspace.id}/invite/`,
+      payload: { users: ['y'.repeat(300)], role: 'member' },
+      headers: { ...team.admin.headers, 'accept-language': 'ru' },
+    });
+    expect(ru.json()).toMatchObject({
+      invited: 0,
+      errors: [{ detail: 'Это не имя пользователя и не e-mail: слишком длинно.' }],
+    });
+    // Past the request's own bound (2,000 characters an entry) it is a field error naming the entry.
+    const huge = await invite(team, ['z'.repeat(2_001), friend.email]);
+    expect(huge.statusCode).toBe(400);
+    expect(Object.keys(huge.json<Record<string, unknown>>())).toEqual(['users.0']);
+  });
+
   test('the invitee sees it, accepts by id and joins with the role', async () => {
     const team = await buildTeam(t);
     const invitee = await buildUser(t);
