@@ -150,3 +150,42 @@ test('the invite box: a long entry wraps, the invalid ones are named, the valid 
   await snap(page, 'invite-report-en-light');
   expect(logged).toEqual([]);
 });
+
+test('allowed file types: an Admin narrows them in settings; a program is refused naming its type', async ({
+  browser,
+  baseURL,
+  request,
+}) => {
+  const lead = await registerUser(request, { firstName: 'Lena' });
+  const team = await teamWorkspace(request, lead, [], 'Files studio');
+  const flow = await oneStagePipeline(request, lead, team.project, {}, ['SH010']);
+  const page = await openAs(browser, baseURL, lead, team.workspace);
+  await page.goto(`/app/workspaces/${team.workspace}/settings`);
+  const section = page.getByTestId('workspace-file-types-section');
+  await expect(page.getByTestId('file-types-media').locator('input')).toBeChecked();
+  await expect(page.getByTestId('file-types-documents').locator('input')).toBeChecked();
+  await expect(page.getByTestId('file-types-archives').locator('input')).toBeChecked();
+  await expect(page.getByTestId('file-types-other').locator('input')).not.toBeChecked();
+  await page.getByTestId('file-types-archives').locator('input').uncheck();
+  await page.getByTestId('file-types-save').click();
+  await expect(page.getByTestId('file-types-save')).toBeDisabled();
+  await snap(page, 'settings-file-types-en-light');
+  await page.reload();
+  await expect(page.getByTestId('file-types-archives').locator('input')).not.toBeChecked();
+  await expect(section).toBeVisible();
+
+  await page.goto(`/app/tasks/${flow.tasks[0]}`);
+  await page.getByTestId('files-input').setInputFiles([
+    { name: 'setup.exe', mimeType: 'application/octet-stream', buffer: Buffer.from('MZ just a test program') },
+    { name: 'plates.zip', mimeType: 'application/zip', buffer: Buffer.from('PK\x03\x04 not much inside') },
+    { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('Key light from the left.') },
+  ]);
+  const errors = page.getByTestId('upload-error');
+  await expect(errors).toHaveCount(2);
+  await expect(errors.filter({ hasText: 'Files of type .exe are not allowed in this workspace' })).toHaveCount(1);
+  await expect(errors.filter({ hasText: 'Files of type .zip are not allowed in this workspace' })).toHaveCount(1);
+  // The allowed one is stored and shown once.
+  await expect(page.getByTestId('files-panel').getByTestId('attachment')).toHaveCount(1);
+  await expect(page.getByTestId('files-panel')).toContainText('notes.txt');
+  await snap(page, 'task-upload-refused-en-light');
+});

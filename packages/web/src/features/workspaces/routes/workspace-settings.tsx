@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { paths, type TWorkspace } from '@stageline/shared';
 import { PageCard } from '../../../shared/ui/page-card';
 import { useCurrentUser } from '../../auth';
+import { FileTypesSection } from '../../attachments';
 import { TeamsSection } from '../../teams';
 import { WebhooksSection } from '../../webhooks';
 import { useMembers } from '../members';
@@ -56,6 +57,7 @@ function Settings({ workspace }: { workspace: TWorkspace }) {
         ) : null}
         {abilities.invite ? <InviteUsersSection workspace={workspace} /> : null}
         {abilities.manage_link ? <InviteLinkSection workspace={workspace} /> : null}
+        {abilities.update ? <FileTypesSection workspaceId={workspace.id} /> : null}
         {abilities.manage_webhooks ? <WebhooksSection workspace={workspace} /> : null}
         {abilities.delegate || abilities.delete ? <OwnerSection workspace={workspace} meId={me.id} /> : null}
         {abilities.leave ? (
