@@ -162,16 +162,16 @@ test('allowed file types: an Admin narrows them in settings; a program is refuse
   const page = await openAs(browser, baseURL, lead, team.workspace);
   await page.goto(`/app/workspaces/${team.workspace}/settings`);
   const section = page.getByTestId('workspace-file-types-section');
-  await expect(page.getByTestId('file-types-media').locator('input')).toBeChecked();
-  await expect(page.getByTestId('file-types-documents').locator('input')).toBeChecked();
-  await expect(page.getByTestId('file-types-archives').locator('input')).toBeChecked();
-  await expect(page.getByTestId('file-types-other').locator('input')).not.toBeChecked();
-  await page.getByTestId('file-types-archives').locator('input').uncheck();
+  await expect(page.getByTestId('file-types-media')).toBeChecked();
+  await expect(page.getByTestId('file-types-documents')).toBeChecked();
+  await expect(page.getByTestId('file-types-archives')).toBeChecked();
+  await expect(page.getByTestId('file-types-other')).not.toBeChecked();
+  await page.getByTestId('file-types-archives').uncheck();
   await page.getByTestId('file-types-save').click();
   await expect(page.getByTestId('file-types-save')).toBeDisabled();
   await snap(page, 'settings-file-types-en-light');
   await page.reload();
-  await expect(page.getByTestId('file-types-archives').locator('input')).not.toBeChecked();
+  await expect(page.getByTestId('file-types-archives')).not.toBeChecked();
   await expect(section).toBeVisible();
 
   await page.goto(`/app/tasks/${flow.tasks[0]}`);
