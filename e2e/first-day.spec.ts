@@ -116,7 +116,8 @@ test('the invite box: a long entry wraps, the invalid ones are named, the valid 
     if (message.type() === 'error') logged.push(message.text());
   });
   page.on('response', (response) => {
-    if (response.url().includes('/api/') && response.status() >= 400) logged.push(`${response.status()} ${response.url()}`);
+    if (response.url().includes('/api/') && response.status() >= 400)
+      logged.push(`${response.status()} ${response.url()}`);
   });
   await page.goto(`/app/workspaces/${workspace.id}/settings`);
   await expect(page.getByTestId('link-generate')).toBeVisible();

@@ -44,7 +44,11 @@ const alwaysOther = [
 
 function groupOfContentType(type: string): TFileTypeGroup | null {
   if (/^(image|video|audio|model)\//.test(type)) return 'media';
-  if (/^(application\/pdf|text\/|application\/(msword|rtf|json|xml)$|application\/vnd\.(openxmlformats|oasis|ms-))/.test(type))
+  if (
+    /^(application\/pdf|text\/|application\/(msword|rtf|json|xml)$|application\/vnd\.(openxmlformats|oasis|ms-))/.test(
+      type,
+    )
+  )
     return 'documents';
   if (/^application\/(zip|x-7z-compressed|x-rar-compressed|vnd\.rar|x-tar|gzip|x-gzip|x-bzip2|x-xz|zstd)$/.test(type))
     return 'archives';

@@ -83,13 +83,13 @@ describe('allowed file types (decision 198)', () => {
     const all = await as(t, team.owner)('PUT', url, { allowed: ['other', 'media', 'documents', 'archives'] });
     expect(all.json()).toEqual({ allowed: ['media', 'documents', 'archives', 'other'] });
     await attach(t, team.member, { task }, { name: 'tool.exe', data: exe });
-    expect((await as(t, team.member)('GET', url)).json()).toEqual({ allowed: ['media', 'documents', 'archives', 'other'] });
+    expect((await as(t, team.member)('GET', url)).json()).toEqual({
+      allowed: ['media', 'documents', 'archives', 'other'],
+    });
 
     // None: every upload is refused, with the same clear message.
     expect((await as(t, team.admin)('PUT', url, { allowed: [] })).json()).toEqual({ allowed: [] });
-    expect((await upload(t, team.member, { task }, { name: 'a.mp4', data: mp4Head })).json()).toEqual(
-      refusal('.mp4'),
-    );
+    expect((await upload(t, team.member, { task }, { name: 'a.mp4', data: mp4Head })).json()).toEqual(refusal('.mp4'));
   });
 
   test('bad input: an unknown group, a repeat, not a list: 400 naming the field', async () => {

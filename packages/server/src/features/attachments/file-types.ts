@@ -18,10 +18,7 @@ export async function allowedFileTypes(db: Db, workspaceId: number): Promise<TFi
  * type that gives it away), translated. Called with the name alone before the
  * bytes arrive, and again with the detected content type.
  */
-export function checkFileType(
-  allowed: readonly TFileTypeGroup[],
-  file: { name: string; contentType?: string },
-): void {
+export function checkFileType(allowed: readonly TFileTypeGroup[], file: { name: string; contentType?: string }): void {
   const { group, type } = fileTypeGroup(file);
   if (group === null || allowed.includes(group)) return;
   throw new AppError(

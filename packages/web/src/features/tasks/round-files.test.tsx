@@ -62,10 +62,11 @@ describe('review with files', () => {
     expect(await screen.findByTestId('task-accept', {}, lazy)).toBeInTheDocument();
     const round = await screen.findByTestId('task-round-files');
     expect(round).toHaveTextContent('Files of round 2');
-    expect(within(round).getAllByTestId('task-round-file').map((link) => link.textContent)).toEqual([
-      'v2.mp4',
-      'v2-notes.mp4',
-    ]);
+    expect(
+      within(round)
+        .getAllByTestId('task-round-file')
+        .map((link) => link.textContent),
+    ).toEqual(['v2.mp4', 'v2-notes.mp4']);
     // Each file is one card on the screen: the round names them, the files panel shows them (decision 198).
     expect(within(round).queryAllByTestId('attachment')).toHaveLength(0);
     for (const name of ['v1.mp4', 'v2.mp4', 'v2-notes.mp4']) {

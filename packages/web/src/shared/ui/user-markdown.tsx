@@ -64,9 +64,7 @@ function ExternalImage({ src, alt }: { src: string; alt: string }) {
       style={{ overflowWrap: 'anywhere' }}
     >
       <IconPhoto size={14} style={{ verticalAlign: 'text-bottom', marginRight: 4 }} aria-hidden />
-      {alt
-        ? t('Image “{{name}}” at {{host}}', { name: alt, host })
-        : t('Image at {{host}}', { host })}
+      {alt ? t('Image “{{name}}” at {{host}}', { name: alt, host }) : t('Image at {{host}}', { host })}
     </Anchor>
   );
 }

@@ -1,5 +1,5 @@
 import { Alert, Button, Checkbox, Group, Loader, Stack } from '@mantine/core';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FileTypeGroupLabels, FileTypeGroups, type TFileTypeGroup } from '@stageline/shared';
 import { formError } from '../../../shared/lib/form-errors';
@@ -18,18 +18,17 @@ export function FileTypesSection({ workspaceId }: { workspaceId: number }) {
   const { t } = useTranslation();
   const current = useFileTypes(workspaceId);
   const save = useSetFileTypes(workspaceId);
-  const [chosen, setChosen] = useState<TFileTypeGroup[] | null>(null);
+  // What the Admin ticked, over what is saved; null while nothing was changed.
+  const [edited, setChosen] = useState<TFileTypeGroup[] | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
-  useEffect(() => {
-    if (current.data) setChosen(current.data.allowed);
-  }, [current.data]);
-
-  const dirty = chosen !== null && current.data !== undefined && chosen.join() !== current.data.allowed.join();
+  const chosen = edited ?? current.data?.allowed ?? null;
+  const dirty = edited !== null && current.data !== undefined && edited.join() !== current.data.allowed.join();
   const submit = async () => {
     if (!chosen) return;
     setProblem(null);
     try {
       await save.mutateAsync(FileTypeGroups.filter((g) => chosen.includes(g)));
+      setChosen(null);
       showToast({ kind: 'success', message: t('Saved') });
     } catch (error) {
       setProblem(formError(error, { fallback: t('Data was not saved') }));
@@ -74,7 +73,12 @@ export function FileTypesSection({ workspaceId }: { workspaceId: number }) {
             </Alert>
           ) : null}
           <Group justify="flex-end">
-            <Button onClick={() => void submit()} disabled={!dirty} loading={save.isPending} data-testid="file-types-save">
+            <Button
+              onClick={() => void submit()}
+              disabled={!dirty}
+              loading={save.isPending}
+              data-testid="file-types-save"
+            >
               {t('Save')}
             </Button>
           </Group>

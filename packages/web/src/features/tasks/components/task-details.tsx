@@ -72,7 +72,11 @@ function LatestDecision({ task }: { task: TTask }) {
     >
       <Stack gap={4}>
         {entry.comment ? (
-          <Text size="sm" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }} data-testid="task-latest-decision-comment">
+          <Text
+            size="sm"
+            style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}
+            data-testid="task-latest-decision-comment"
+          >
             {entry.comment}
           </Text>
         ) : (
