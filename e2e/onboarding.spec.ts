@@ -108,6 +108,10 @@ test.describe('landing and onboarding', () => {
     await snap(page, 'quickstart-workspace-en-light');
     await page.getByTestId('quickstart-workspace-create').click();
     await expect(page.getByTestId('quickstart-workspace-chosen')).toContainText('Night Owls');
+    // A reload resumes on the invites, not past them at the project (decision 197).
+    await page.reload();
+    await expect(page.getByTestId('quickstart-workspace-chosen')).toContainText('Night Owls');
+    await expect(page.getByTestId('invite-users-input')).toBeVisible();
     await page.getByTestId('invite-users-input').fill(teammate.username);
     await page.keyboard.press('Enter');
     await page.getByTestId('invite-submit').click();
@@ -124,6 +128,12 @@ test.describe('landing and onboarding', () => {
     await page.getByTestId('quickstart-pipeline-name').fill('Shots');
     await page.getByTestId('quickstart-pipeline-create').click();
     await expect(page.getByTestId('quickstart-stages')).toBeVisible();
+    // The example names are placeholders: nothing typed, nothing to save (decision 197).
+    await expect(page.getByTestId('quickstart-stage-name').first()).toHaveValue('');
+    await expect(page.getByTestId('quickstart-stage-name').first()).toHaveAttribute('placeholder', 'First draft');
+    await expect(page.getByTestId('quickstart-stages-save')).toBeDisabled();
+    await page.getByTestId('quickstart-stage-name').nth(0).fill('First draft');
+    await page.getByTestId('quickstart-stage-name').nth(1).fill('Final version');
     await page.getByTestId('quickstart-stage-add').click();
     await page.getByTestId('quickstart-stage-name').nth(2).fill('Approval');
     await snap(page, 'quickstart-stages-en-light');
@@ -132,6 +142,10 @@ test.describe('landing and onboarding', () => {
     await expect(stages).toHaveText(['First draft', 'Final version', 'Approval']);
     await expect(page.getByTestId('mini-root')).toHaveText('Start');
     await expect(page.getByTestId('mini-end')).toHaveText('End');
+    // A reload resumes on the stage settings, not on the done step (decision 197).
+    await page.reload();
+    await expect(stages).toHaveText(['First draft', 'Final version', 'Approval']);
+    await expect(page.getByTestId('quickstart-done')).toHaveCount(0);
 
     // One stage's settings, in the editor's own drawer.
     await stages.first().click();
@@ -228,7 +242,9 @@ test.describe('landing and onboarding', () => {
     await page.getByTestId('quickstart-project-submit').click();
     await page.getByTestId('quickstart-pipeline-name').fill('Серии');
     await page.getByTestId('quickstart-pipeline-create').click();
-    await expect(page.getByTestId('quickstart-stage-name').first()).toHaveValue('Черновик');
+    await expect(page.getByTestId('quickstart-stage-name').first()).toHaveAttribute('placeholder', 'Черновик');
+    await page.getByTestId('quickstart-stage-name').nth(0).fill('Черновик');
+    await page.getByTestId('quickstart-stage-name').nth(1).fill('Финальная версия');
     await snap(page, 'quickstart-stages-ru-dark');
     await page.getByTestId('quickstart-stages-save').click();
     await expect(page.getByTestId('quickstart-built').getByTestId('mini-stage')).toHaveText([

@@ -113,3 +113,17 @@ export function imageBomb(): Promise<Buffer> {
     .toBuffer();
   return bomb;
 }
+
+/**
+ * Lets a team's workspace take every kind of file, `other` included (decision 198): for tests of how
+ * programs and pages are stored and served, which the default groups refuse.
+ */
+export async function allowAllFileTypes(t: TestApp, team: Team): Promise<void> {
+  const response = await t.app.inject({
+    method: 'PUT',
+    url: `/api/workspaces/${team.workspace.id}/file_types/`,
+    payload: { allowed: ['media', 'documents', 'archives', 'other'] },
+    headers: team.owner.headers,
+  });
+  expect(response.statusCode, response.body).toBe(200);
+}

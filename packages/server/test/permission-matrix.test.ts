@@ -213,6 +213,11 @@ const table: Record<string, Entry> = {
     call: ws('link/', () => ({ role: 'guest' })),
   },
   'DELETE /api/workspaces/:id/link/': { expect: [401, 404, 403, 403, 204, 204], call: ws('link/') },
+  'GET /api/workspaces/:id/file_types/': { expect: [401, 404, 200, 200, 200, 200], call: ws('file_types/') },
+  'PUT /api/workspaces/:id/file_types/': {
+    expect: [401, 404, 403, 403, 200, 200],
+    call: ws('file_types/', () => ({ allowed: ['media'] })),
+  },
   'POST /api/workspaces/:id/set_roles/': {
     expect: [401, 404, 403, 403, 200, 200],
     call: ws('set_roles/', (f) => ({ users: [f.users.guest.id], role: 'member' })),

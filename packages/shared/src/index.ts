@@ -1,6 +1,7 @@
 import './validation';
 
 export * from './limits';
+export * from './file-types';
 export * from './errors';
 export * from './languages';
 export * from './paths';

@@ -8,6 +8,8 @@ export const Limits = {
   comment: { max: 20_000 },
   username: { min: 3, max: 150 },
   email: { max: 254 },
+  /** One entry of the invite box: longer ones than a username or e-mail can be fail alone (decision 196). */
+  inviteEntry: { max: 2_000 },
   personName: { max: 150 },
   password: { min: 8, max: 256 },
   code: { length: 6, ttlMinutes: 10, maxAttempts: 5 },

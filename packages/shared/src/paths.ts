@@ -62,6 +62,10 @@ export const StorageKeys = {
   language: 'language',
   theme: 'theme',
   pipelineStatePrefix: 'pipelineState_',
+  /** A comment being written, per task or unit (decision 191). */
+  commentDraftPrefix: 'commentDraft_',
+  /** The quickstart step a user is on, so a reload resumes there (decision 197). */
+  quickstartStepPrefix: 'quickstartStep_',
 } as const;
 
 /**

@@ -155,6 +155,10 @@ export function serve(role: TRole, route: TRoute = () => undefined) {
       if (get && url === '/api/workspaces/7/') return json(200, workspace(7, role));
       if (get && url === '/api/workspaces/8/') return json(200, workspace(8, 'member'));
       if (get && url === '/api/invites/') return json(200, []);
+      // No invite link is a null, not a 404 (decision 195).
+      if (get && /^\/api\/workspaces\/\d+\/link\/$/.test(url)) return json(200, null);
+      if (get && /^\/api\/workspaces\/\d+\/file_types\/$/.test(url))
+        return json(200, { allowed: ['media', 'documents', 'archives'] });
       if (get && url === '/api/projects/?workspace=7') return json(200, [project(5, 7, 'Shorts')]);
       if (get && url === '/api/projects/5/') return json(200, project(5, 7, 'Shorts'));
       if (get && url === '/api/projects/6/') return json(200, project(6, 8, 'Commercials'));

@@ -378,6 +378,11 @@ export const workspaces = pgTable(
     ownerId: integer('owner_id')
       .notNull()
       .references(() => users.id, { onDelete: 'restrict' }),
+    /** The groups of files uploads may be (`FileTypeGroups`, decision 198). */
+    allowedFileTypes: text('allowed_file_types')
+      .array()
+      .notNull()
+      .default(sql`'{media,documents,archives}'::text[]`),
     ...timestamps,
   },
   (t) => [index('workspaces_owner_id_idx').on(t.ownerId)],

@@ -4,6 +4,7 @@ import enComments from './locales/en/comments-web.json';
 import enCommon from './locales/en/common.json';
 import enDigests from './locales/en/digests.json';
 import enFiles from './locales/en/files.json';
+import enFirstDay from './locales/en/first-day.json';
 import enLanding from './locales/en/landing.json';
 import enMail from './locales/en/mail.json';
 import enNotifications from './locales/en/notifications-web.json';
@@ -35,6 +36,7 @@ export const en: Record<string, string> = {
   ...enMail,
   ...enDigests,
   ...enFiles,
+  ...enFirstDay,
   ...enOauth,
   ...enCommentsApi,
   ...enComments,

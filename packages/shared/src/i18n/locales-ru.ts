@@ -4,6 +4,7 @@ import ruComments from './locales/ru/comments-web.json';
 import ruCommon from './locales/ru/common.json';
 import ruDigests from './locales/ru/digests.json';
 import ruFiles from './locales/ru/files.json';
+import ruFirstDay from './locales/ru/first-day.json';
 import ruLanding from './locales/ru/landing.json';
 import ruMail from './locales/ru/mail.json';
 import ruNotifications from './locales/ru/notifications-web.json';
@@ -31,6 +32,7 @@ export const ru: Record<string, string> = {
   ...ruMail,
   ...ruDigests,
   ...ruFiles,
+  ...ruFirstDay,
   ...ruOauth,
   ...ruCommentsApi,
   ...ruComments,

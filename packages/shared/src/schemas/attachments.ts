@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { FileTypeGroups } from '../file-types';
 import { Limits } from '../limits';
 import { ZId } from '../validation';
 import { ZUserRef } from './units';
@@ -71,3 +72,15 @@ export type TAttachmentTarget = z.infer<typeof ZAttachmentTarget>;
 
 /** `?token=` of a content or thumbnail URL. */
 export const ZAttachmentContentQuery = z.object({ token: z.string().max(2000).optional() });
+
+/**
+ * GET and PUT workspaces/{id}/file_types/: the groups of files a workspace takes (decision 198). Every
+ * member reads them (the upload screens can say what is taken); Admins change them.
+ */
+export const ZFileTypes = z.object({
+  allowed: z
+    .array(z.enum(FileTypeGroups))
+    .max(FileTypeGroups.length)
+    .refine((list) => new Set(list).size === list.length, { message: 'Each group once' }),
+});
+export type TFileTypes = z.infer<typeof ZFileTypes>;

@@ -50,7 +50,9 @@ export type TWorkspaceUser = z.infer<typeof ZWorkspaceUser>;
 
 /** POST workspaces/{id}/invite/: usernames or e-mails, and the role offered ('Invite as'). */
 export const ZInvite = z.object({
-  users: z.array(z.string().trim().min(1).max(Limits.email.max)).min(1).max(100),
+  // An entry longer than any username or e-mail is refused on its own in the result, not for the whole
+  // request, so the valid ones are still invited (decision 196); the bound only keeps requests small.
+  users: z.array(z.string().trim().min(1).max(Limits.inviteEntry.max)).min(1).max(100),
   role: ZAssignableRole,
 });
 export const ZInviteResult = z.object({

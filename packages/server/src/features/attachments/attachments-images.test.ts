@@ -4,7 +4,7 @@ import sharp from 'sharp';
 import type { TAttachment, TTokenPair } from '@stageline/shared';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { bearer, login, relaxedLimits } from '../../../test/accounts';
-import { attach, fileScene, imageBomb, multipart, upload } from '../../../test/files';
+import { allowAllFileTypes, attach, fileScene, imageBomb, multipart, upload } from '../../../test/files';
 import { buildTestApp, type TestApp } from '../../../test/helpers';
 import { listening, openStream } from '../../../test/live';
 import { as, buildTeam, type TestUser } from '../../../test/workspaces';
@@ -204,6 +204,7 @@ describe('file links and names', () => {
   test('bidi and zero-width characters leave file and record names', async () => {
     const team = await buildTeam(t);
     const { task, unit } = await fileScene(t, team);
+    await allowAllFileTypes(t, team); // .exe is refused by default (decision 198)
     const file = await attach(t, team.member, { task }, { name: 'ev\u202Egnp.exe', data: Buffer.from('MZ') });
     expect(file.name).toBe('evgnp.exe');
 

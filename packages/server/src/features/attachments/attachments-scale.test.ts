@@ -53,7 +53,7 @@ test(
     const { task } = await fileScene(t, team);
     const size = 100 * MB;
     const send = (bytes: number) => {
-      const { payload, headers } = multipart({ task }, { name: 'turntable.bin', data: randomStream(bytes) });
+      const { payload, headers } = multipart({ task }, { name: 'turntable.mov', data: randomStream(bytes) });
       return new Promise<{ status: number; body: string }>((resolve, reject) => {
         const call = request(`${origin}/api/attachments/`, {
           method: 'POST',

@@ -4,7 +4,7 @@ import sharp from 'sharp';
 import type { TAttachment, TAttachmentList, TMatrixPage } from '@stageline/shared';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { relaxedLimits } from '../../../test/accounts';
-import { attach, fileScene, mp4Head, upload } from '../../../test/files';
+import { allowAllFileTypes, attach, fileScene, mp4Head, upload } from '../../../test/files';
 import { buildTestApp, type TestApp } from '../../../test/helpers';
 import { buildComment, listening, openStream } from '../../../test/live';
 import { as, buildTeam } from '../../../test/workspaces';
@@ -111,6 +111,8 @@ describe('attachments', () => {
   test('a spoofed type and an SVG with a script are downloads with nosniff and a sandbox policy', async () => {
     const team = await buildTeam(t);
     const { task } = await fileScene(t, team);
+    // A page is refused by default (decision 198); where an Admin allows it, it is still never run.
+    await allowAllFileTypes(t, team);
     const html = await attach(
       t,
       team.member,
@@ -295,8 +297,8 @@ describe('attachments', () => {
   test('deleting a unit leaves its files to the sweep job, which deletes rows and bytes', async () => {
     const team = await buildTeam(t);
     const { task, unit } = await fileScene(t, team);
-    const onTask = await attach(t, team.member, { task }, { name: 'a.bin', data: randomBytes(1_500_000) });
-    const onUnit = await attach(t, team.member, { unit: unit.id }, { name: 'b.bin', data: randomBytes(10) });
+    const onTask = await attach(t, team.member, { task }, { name: 'a.mov', data: randomBytes(1_500_000) });
+    const onUnit = await attach(t, team.member, { unit: unit.id }, { name: 'b.mov', data: randomBytes(10) });
     const [before] = await t.database.db.select().from(schema.attachments).where(eq(schema.attachments.id, onTask.id));
     expect((await as(t, team.admin)('DELETE', `/api/units/${unit.id}/`)).statusCode).toBe(204);
     expect((await fetchUrl(onTask.content_url)).statusCode).toBe(404);
@@ -311,7 +313,7 @@ describe('attachments', () => {
     // Deleting a whole workspace: the same.
     const other = await buildTeam(t);
     const scene = await fileScene(t, other);
-    const kept = await attach(t, other.member, { task: scene.task }, { name: 'c.bin', data: randomBytes(10) });
+    const kept = await attach(t, other.member, { task: scene.task }, { name: 'c.mov', data: randomBytes(10) });
     expect((await as(t, other.owner)('DELETE', `/api/workspaces/${other.workspace.id}/`)).statusCode).toBe(204);
     expect(await chunksOf(kept.id)).toHaveLength(1);
     expect(await sweepAttachments(t.database.db, t.app.fileStorage)).toBe(1);
@@ -364,7 +366,7 @@ describe('limits', () => {
       small,
       team.member,
       { task },
-      { name: 'big.bin', data: randomBytes(1024 * 1024 + 1) },
+      { name: 'big.mov', data: randomBytes(1024 * 1024 + 1) },
       'ru',
     );
     expect(big.statusCode).toBe(413);
@@ -374,11 +376,11 @@ describe('limits', () => {
     );
 
     for (let i = 0; i < 3; i++)
-      await attach(small, team.member, { task }, { name: `${i}.bin`, data: randomBytes(1000 * 1024) });
-    const over = await upload(small, team.member, { task }, { name: 'over.bin', data: randomBytes(200 * 1024) });
+      await attach(small, team.member, { task }, { name: `${i}.mov`, data: randomBytes(1000 * 1024) });
+    const over = await upload(small, team.member, { task }, { name: 'over.mov', data: randomBytes(200 * 1024) });
     expect(over.statusCode).toBe(413);
     expect(over.json()).toMatchObject({ detail: 'The files of this workspace would exceed its 3 MB.' });
-    const full = await upload(small, team.member, { task }, { name: 'small.bin', data: randomBytes(10 * 1024) });
+    const full = await upload(small, team.member, { task }, { name: 'small.mov', data: randomBytes(10 * 1024) });
     expect(full.statusCode).toBe(201);
     const rows = await small.database.db
       .select()

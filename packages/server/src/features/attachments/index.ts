@@ -4,3 +4,4 @@ export { createStorage, type FileStorage } from './storage';
 export { sweepAttachments, type FilesContext } from './service';
 export { createThumbnailQueue, type ThumbnailQueue } from './thumbnails';
 export { decodeImage, declaredPixels, ImageLimits } from './images';
+export { detectContentType } from './content-type';

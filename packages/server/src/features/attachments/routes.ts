@@ -9,11 +9,13 @@ import {
   ZAttachmentList,
   ZAttachmentListQuery,
   ZAttachmentTarget,
+  ZFileTypes,
   ZIdParams,
 } from '@stageline/shared';
 import { AppError, FieldError } from '../../http/errors';
 import { callerOf, type AuthUser } from '../auth';
 import { isInline } from './content-type';
+import { getFileTypes, setFileTypes } from './file-types';
 import {
   deleteAttachment,
   fileTooLarge,
@@ -316,5 +318,43 @@ export const attachmentsRoutes: FastifyPluginAsyncZod<{ ctx: FilesContext }> = a
         .header('content-security-policy', sandboxPolicy)
         .send(file.thumbnail);
     },
+  );
+
+  app.get(
+    '/workspaces/:id/file_types/',
+    {
+      ...signedIn,
+      schema: {
+        tags,
+        summary: 'The groups of files the workspace takes (media, documents, archives, other)',
+        description: `${hidden} Uploads of other groups are refused with 415 naming the type (decision 198).`,
+        security: bearer,
+        params: ZIdParams,
+        response: { 200: ZFileTypes },
+      },
+    },
+    async (request) => getFileTypes(ctx.db, { userId: callerOf(request).id, workspaceId: request.params.id }),
+  );
+
+  app.put(
+    '/workspaces/:id/file_types/',
+    {
+      ...signedIn,
+      schema: {
+        tags,
+        summary: 'Set the groups of files the workspace takes (Admin and above)',
+        description: `${hidden} Members and Guests get 403. Applies to uploads from now on; stored files stay.`,
+        security: bearer,
+        params: ZIdParams,
+        body: ZFileTypes,
+        response: { 200: ZFileTypes },
+      },
+    },
+    async (request) =>
+      setFileTypes(ctx.db, {
+        userId: callerOf(request).id,
+        workspaceId: request.params.id,
+        allowed: request.body.allowed,
+      }),
   );
 };

@@ -14,6 +14,7 @@ import type { TokenKeys } from '../auth';
 import { publish } from '../events';
 import type { Actor } from '../workspaces';
 import { detectContentType, previewOf, sniffBytes } from './content-type';
+import { checkFileType, allowedFileTypes } from './file-types';
 import { declaredPixels, ImageLimits } from './images';
 import { authorizeAttachment, authorizeTarget, mayDelete, type AttachmentRow } from './policy';
 import type { FileStorage } from './storage';
@@ -94,6 +95,9 @@ export async function storeAttachment(
 ): Promise<TAttachment> {
   const { db, storage } = ctx;
   const { actor, place } = await authorizeTarget(db, { userId, target, action: 'create' });
+  // Refused by its name before a byte is stored, and by its bytes once they are read (decision 198).
+  const allowed = await allowedFileTypes(db, place.workspaceId);
+  checkFileType(allowed, { name: cleanFileName(name) });
   const room = ctx.workspaceQuotaBytes - (await usedBytes(db, place.workspaceId));
   if (room <= 0) throw quotaFull(ctx);
 
@@ -120,6 +124,7 @@ export async function storeAttachment(
     }
     const first = Buffer.concat(head);
     contentType = await detectContentType(first);
+    checkFileType(allowed, { name: cleanFileName(name), contentType });
     // An image gets a thumbnail unless its header already says it is too large (most formats put
     // their size in the first bytes; a JPEG's may come later, and the queue reads it there).
     if (previewOf(contentType) === 'image' && ((await declaredPixels(first)) ?? 0) <= ImageLimits.maxPixels) {

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { TTokenPair } from '@stageline/shared';
-import type { Database } from '../../db';
+import { rowsOf, type Database } from '../../db';
 import {
   allowResend,
   bearer,
@@ -247,6 +247,62 @@ describe('users/login/', () => {
     const checked = await post('/api/otp/check/', { code, ephemeral_token });
     expect(checked.statusCode).toBe(200);
     expect((await me(checked.json<TTokenPair>())).statusCode).toBe(200);
+  });
+});
+
+describe('2FA sign-ins close together (decision 194)', () => {
+  test('a second sign-in within 30 s of a spent code gets a new code; one still unspent is kept', async () => {
+    const { user, id } = await signUp(t.app, mailbox);
+    await database.db.execute(sql`update users set two_factor = true where id = ${id}`);
+    const first = (await login(t.app, user.username)).json<{ ephemeral_token: string }>();
+    const code = await mailbox.code(user.email);
+    expect((await post('/api/otp/check/', { code, ephemeral_token: first.ephemeral_token })).statusCode).toBe(200);
+
+    // Seconds later, on another device: the spent code cannot be used, so a new one is e-mailed.
+    const second = await login(t.app, user.username);
+    expect(second.statusCode).toBe(200);
+    const { ephemeral_token } = second.json<{ ephemeral_token: string }>();
+    const next = await mailbox.code(user.email);
+    expect(next).toMatch(/^\d{6}$/);
+    const reused = await post('/api/otp/check/', { code, ephemeral_token });
+    if (next !== code) expect(reused.json()).toEqual(invalidCode);
+    const checked = await post('/api/otp/check/', { code: next, ephemeral_token });
+    expect(checked.statusCode).toBe(200);
+
+    // A third sign-in gets a new code again (the second was spent); a fourth, while that code is still
+    // unspent, gets none: the code in the inbox stays the one to use, and it signs in.
+    await login(t.app, user.username);
+    const waiting = await mailbox.code(user.email);
+    const fourth = (await login(t.app, user.username)).json<{ ephemeral_token: string }>();
+    expect(await mailbox.none(user.email)).toBe(true);
+    const [codes] = await rowsOf<{ n: number }>(
+      database.db,
+      sql`select count(*)::int as n from one_time_codes where user_id = ${id} and purpose = 'login'`,
+    );
+    expect(codes!.n).toBe(3);
+    expect((await post('/api/otp/check/', { code: waiting, ephemeral_token: fourth.ephemeral_token })).statusCode).toBe(
+      200,
+    );
+  });
+
+  test('an explicit resend after a spent code is not made to wait either', async () => {
+    const { user, ephemeral } = await register(t.app);
+    const code = await mailbox.code(user.email);
+    expect((await post('/api/otp/check/', { code, ephemeral_token: ephemeral })).statusCode).toBe(200);
+    const id = await userIdOf(database, user.email);
+    await database.db.execute(sql`update users set two_factor = true where id = ${id}`);
+    const login1 = (await login(t.app, user.username)).json<{ ephemeral_token: string }>();
+    const sent = await mailbox.code(user.email);
+    expect((await post('/api/otp/check/', { code: sent, ephemeral_token: login1.ephemeral_token })).statusCode).toBe(
+      200,
+    );
+    const resend = await post('/api/otp/send/', { ephemeral_token: login1.ephemeral_token });
+    expect(resend.statusCode).toBe(200);
+    expect(await mailbox.code(user.email)).toMatch(/^\d{6}$/);
+    // …while a fresh, unspent code still makes a resend wait.
+    const early = await post('/api/otp/send/', { ephemeral_token: login1.ephemeral_token });
+    expect(early.statusCode).toBe(429);
+    expect(Number(early.headers['retry-after'])).toBeGreaterThan(25);
   });
 });
 

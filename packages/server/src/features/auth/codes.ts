@@ -30,7 +30,8 @@ function tooManyAttempts(seconds: number): AppError {
 
 /**
  * E-mails a new 6-digit code (docs/rules.md §Accounts) and retires the previous one of the same purpose. A new
- * code may be sent `otp_timeout` (30 s) after the last; earlier is a 429 with Retry-After.
+ * code may be sent `otp_timeout` (30 s) after the last unless the last was spent already (decision 194);
+ * earlier is a 429 with Retry-After.
  * Returns whether a code was sent.
  */
 export async function sendCode(
@@ -39,12 +40,15 @@ export async function sendCode(
 ): Promise<boolean> {
   const now = new Date();
   const [last] = await ctx.db
-    .select({ sentAt: schema.oneTimeCodes.sentAt })
+    .select({ sentAt: schema.oneTimeCodes.sentAt, consumedAt: schema.oneTimeCodes.consumedAt })
     .from(schema.oneTimeCodes)
     .where(and(eq(schema.oneTimeCodes.userId, user.id), eq(schema.oneTimeCodes.purpose, purpose)))
     .orderBy(desc(schema.oneTimeCodes.sentAt))
     .limit(1);
-  if (last) {
+  // The wait protects a code still waiting in the inbox from being replaced (and the inbox from a
+  // flood). A spent code waits for nothing: the second sign-in within 30 s gets its own code
+  // (decision 194). Only the newest code is ever spent; a newer one retires the older ones.
+  if (last && last.consumedAt === null) {
     const waitMs = last.sentAt.getTime() + Limits.otpTimeoutSeconds * 1000 - now.getTime();
     if (waitMs > 0) {
       if (whenTooSoon === 'skip') return false;

@@ -41,13 +41,18 @@ const png = (width: number, height: number) =>
     .png()
     .toBuffer();
 
-async function upload(tokens: { access: string }, file: Buffer, options?: Parameters<typeof multipart>[1]) {
+async function upload(
+  tokens: { access: string },
+  file: Buffer,
+  options?: Parameters<typeof multipart>[1],
+  headers: Record<string, string> = {},
+) {
   const body = multipart(file, options);
   return t.app.inject({
     method: 'POST',
     url: '/api/users/me/avatar/',
     payload: body.payload,
-    headers: { ...bearer(tokens), ...body.headers },
+    headers: { ...bearer(tokens), ...body.headers, ...headers },
   });
 }
 
@@ -106,13 +111,35 @@ describe('avatar', () => {
     const account = await signUp(t.app, mailbox);
     const text = await upload(account.tokens, Buffer.from('just some text, not an image\n'.repeat(20)));
     expect(text.statusCode).toBe(400);
-    expect(text.json()).toEqual({ detail: 'Upload a PNG, JPEG or WebP image.', code: 'bad_request' });
+    // Not an image at all: it says so, not only which types are taken (decision 193).
+    expect(text.json()).toEqual({
+      detail: 'This file is not an image. Upload a PNG, JPEG or WebP image.',
+      code: 'bad_request',
+    });
+    const zip = Buffer.concat([Buffer.from('PK\x03\x04', 'latin1'), Buffer.alloc(200)]);
+    const zipped = await upload(account.tokens, zip);
+    expect(zipped.json()).toEqual({
+      detail: 'This file is not an image. Upload a PNG, JPEG or WebP image.',
+      code: 'bad_request',
+    });
+    const ru = await upload(account.tokens, Buffer.from('plain text\n'.repeat(20)), undefined, {
+      'accept-language': 'ru',
+    });
+    expect(ru.json()).toEqual({
+      detail: 'Этот файл не изображение. Загрузите изображение PNG, JPEG или WebP.',
+      code: 'bad_request',
+    });
 
+    // A broken image or an image of another type is asked for in a type we take.
     const truncated = (await png(200, 200)).subarray(0, 40);
-    expect((await upload(account.tokens, truncated)).statusCode).toBe(400);
+    const broken = await upload(account.tokens, truncated);
+    expect(broken.statusCode).toBe(400);
+    expect(broken.json()).toEqual({ detail: 'Upload a PNG, JPEG or WebP image.', code: 'bad_request' });
 
     const gif = Buffer.from('GIF89a\x01\x00\x01\x00\x00\x00\x00;', 'latin1');
-    expect((await upload(account.tokens, gif, { filename: 'a.gif', type: 'image/gif' })).statusCode).toBe(400);
+    const gifAnswer = await upload(account.tokens, gif, { filename: 'a.gif', type: 'image/gif' });
+    expect(gifAnswer.statusCode).toBe(400);
+    expect(gifAnswer.json()).toEqual({ detail: 'Upload a PNG, JPEG or WebP image.', code: 'bad_request' });
   });
 
   test('an image bomb (a small file declaring 100 MP) is 400, translated, before anything is decoded', async () => {

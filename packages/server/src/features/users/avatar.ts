@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { schema, type Db } from '../../db';
 import { AppError } from '../../http/errors';
-import { decodeImage, declaredPixels, ImageLimits } from '../attachments';
+import { decodeImage, declaredPixels, detectContentType, ImageLimits } from '../attachments';
 
 /** Side of the square every avatar is re-encoded to. */
 export const avatarSize = 256;
@@ -18,7 +18,16 @@ export function sniffImageType(data: Buffer): 'png' | 'jpeg' | 'webp' | undefine
   return undefined;
 }
 
-const notAnImage = () => new AppError('bad_request', 'Upload a PNG, JPEG or WebP image.');
+/**
+ * Bytes that are no image at all (a text file named `.png`) are told so; an image of another type
+ * (GIF, SVG…) or a broken one is asked for in a kind we take (decision 193).
+ */
+const notAnImage = () => new AppError('bad_request', 'This file is not an image. Upload a PNG, JPEG or WebP image.');
+const unusableImage = () => new AppError('bad_request', 'Upload a PNG, JPEG or WebP image.');
+
+async function refusal(data: Buffer): Promise<AppError> {
+  return (await detectContentType(data.subarray(0, 4100))).startsWith('image/') ? unusableImage() : notAnImage();
+}
 
 /**
  * Re-encodes an upload to a 256×256 WebP: only PNG, JPEG and WebP by content, its size read from the
@@ -27,9 +36,9 @@ const notAnImage = () => new AppError('bad_request', 'Upload a PNG, JPEG or WebP
  * "Images"); the original bytes (and any metadata) are never stored.
  */
 export async function encodeAvatar(data: Buffer): Promise<Buffer> {
-  if (!sniffImageType(data)) throw notAnImage();
+  if (!sniffImageType(data)) throw await refusal(data);
   const pixels = await declaredPixels(data);
-  if (pixels === null) throw notAnImage();
+  if (pixels === null) throw unusableImage();
   if (pixels > ImageLimits.maxPixels) {
     throw new AppError('bad_request', 'This image is too large: at most {{megapixels}} megapixels.', {
       megapixels: ImageLimits.maxPixels / 1_000_000,
@@ -40,7 +49,7 @@ export async function encodeAvatar(data: Buffer): Promise<Buffer> {
       image.rotate().resize(avatarSize, avatarSize, { fit: 'cover' }).webp({ quality: 82 }).toBuffer(),
     );
   } catch {
-    throw notAnImage();
+    throw unusableImage();
   }
 }
 

@@ -99,13 +99,18 @@ export async function inviteUsers(ctx: AuthContext, options: InviteOptions) {
     const key = entry.toLowerCase();
     if (seen.has(key)) continue;
     seen.add(key);
+    // Longer than any username or e-mail: refused on its own, the others still go (decision 196).
+    if (entry.length > Math.max(Limits.email.max, Limits.username.max)) {
+      fail(entry, 'Not a username or an e-mail: too long.');
+      continue;
+    }
     const invitee = await findUserByLogin(ctx.db, entry);
     if (!invitee && !looksLikeEmail(entry)) {
       fail(entry, 'User {{user}} was not found.');
       continue;
     }
     if (!invitee && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(entry)) {
-      fail(entry, 'Invalid email');
+      fail(entry, 'Not a valid e-mail address.');
       continue;
     }
     if (invitee && (await membershipOf(ctx.db, { userId: invitee.id, workspaceId }))) {
@@ -373,8 +378,8 @@ export async function getLink(db: Db, { userId, workspaceId }: { userId: number;
     .select()
     .from(inviteLinks)
     .where(and(eq(inviteLinks.workspaceId, workspaceId), isNull(inviteLinks.disabledAt)));
-  if (!link) throw new AppError('not_found');
-  return presentLink(link);
+  // No link is a state, not a missing record: null, so the settings screen logs no 404 (decision 195).
+  return link ? presentLink(link) : null;
 }
 
 /**

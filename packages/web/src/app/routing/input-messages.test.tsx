@@ -70,13 +70,17 @@ describe('inputs keep what was typed and say what is wrong', () => {
   it('an avatar the server cannot read says why', async () => {
     serve('member', ({ method, url }) =>
       method === 'POST' && url === '/api/users/me/avatar/'
-        ? json(400, { detail: 'Upload a PNG, JPEG or WebP image.', code: 'bad_request' })
+        ? json(400, { detail: 'This file is not an image. Upload a PNG, JPEG or WebP image.', code: 'bad_request' })
         : undefined,
     );
     renderAt('/app/profile');
     const file = new File(['not a picture'], 'cat.png', { type: 'image/png' });
     fireEvent.change(await screen.findByTestId('profile-avatar-file', {}, lazy), { target: { files: [file] } });
-    expect(await screen.findByText('Upload a PNG, JPEG or WebP image.', {}, lazy)).toBeInTheDocument();
-    expect(screen.getByText('Data was not saved')).toBeInTheDocument();
+    expect(
+      await screen.findByText('This file is not an image. Upload a PNG, JPEG or WebP image.', {}, lazy),
+    ).toBeInTheDocument();
+    // The title says what failed (decision 193), not the generic "Data was not saved".
+    expect(screen.getByText('The avatar was not changed')).toBeInTheDocument();
+    expect(screen.queryByText('Data was not saved')).toBeNull();
   });
 });

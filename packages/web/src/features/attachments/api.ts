@@ -1,5 +1,12 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { ZAttachment, ZAttachmentList, type TAttachment, type TErrorBody } from '@stageline/shared';
+import {
+  ZAttachment,
+  ZAttachmentList,
+  ZFileTypes,
+  type TAttachment,
+  type TErrorBody,
+  type TFileTypeGroup,
+} from '@stageline/shared';
 import { api } from '../../shared/api';
 import { queryClient } from '../../shared/api/query-client';
 import { tokenStore } from '../../shared/api/tokens';
@@ -16,7 +23,24 @@ export type TUploadTarget = TFilesTarget | { comment: number };
 export const attachmentKeys = {
   all: ['attachments'] as const,
   list: (target: TFilesTarget) => ['attachments', target] as const,
+  fileTypes: (workspaceId: number) => ['file-types', workspaceId] as const,
 };
+
+/** GET workspaces/{id}/file_types/: the groups of files the workspace takes (decision 198). */
+export const useFileTypes = (workspaceId: number) =>
+  useQuery({
+    queryKey: attachmentKeys.fileTypes(workspaceId),
+    queryFn: async ({ signal }) =>
+      ZFileTypes.parse(await api.get(`workspaces/${workspaceId}/file_types/`, { signal, silent: true })),
+  });
+
+/** PUT workspaces/{id}/file_types/ (Admins). */
+export const useSetFileTypes = (workspaceId: number) =>
+  useMutation({
+    mutationFn: async (allowed: TFileTypeGroup[]) =>
+      ZFileTypes.parse(await api.put(`workspaces/${workspaceId}/file_types/`, { allowed }, { silent: true })),
+    onSuccess: (saved) => queryClient.setQueryData(attachmentKeys.fileTypes(workspaceId), saved),
+  });
 
 export const useAttachments = (target: TFilesTarget) =>
   useQuery({

@@ -5,3 +5,4 @@ export { UploadQueue } from './components/upload-queue';
 export { useAttachments, attachmentKeys, type TFilesTarget } from './api';
 export { useUploads } from './use-uploads';
 export { setUploadLimit } from './upload-limit';
+export { FileTypesSection } from './components/file-types-section';

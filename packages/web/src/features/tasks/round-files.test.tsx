@@ -47,7 +47,7 @@ const file = (id: number, name: string, round: number): TAttachment => ({
 });
 
 describe('review with files', () => {
-  it("shows the open round's files beside Accept and Reject, and each round's files in the history", async () => {
+  it("names the open round's files beside Accept and Reject, shows each file once, and each round's in the history", async () => {
     const files = [file(1, 'v1.mp4', 1), file(2, 'v2.mp4', 2), file(3, 'v2-notes.mp4', 2)];
     serve('member', (call) => {
       if (call.method === 'GET' && call.url === '/api/tasks/60/') return json(200, task);
@@ -64,9 +64,14 @@ describe('review with files', () => {
     expect(round).toHaveTextContent('Files of round 2');
     expect(
       within(round)
-        .getAllByTestId('attachment')
-        .map((card) => card.textContent),
-    ).toEqual([expect.stringContaining('v2.mp4'), expect.stringContaining('v2-notes.mp4')]);
+        .getAllByTestId('task-round-file')
+        .map((link) => link.textContent),
+    ).toEqual(['v2.mp4', 'v2-notes.mp4']);
+    // Each file is one card on the screen: the round names them, the files panel shows them (decision 198).
+    expect(within(round).queryAllByTestId('attachment')).toHaveLength(0);
+    for (const name of ['v1.mp4', 'v2.mp4', 'v2-notes.mp4']) {
+      expect(screen.getAllByTestId('attachment').filter((card) => card.textContent?.includes(name))).toHaveLength(1);
+    }
 
     fireEvent.click(screen.getByTestId('task-tab-context'));
     const lists = await screen.findAllByTestId('task-history-files');

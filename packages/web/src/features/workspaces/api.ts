@@ -11,7 +11,7 @@ import {
   ZWorkspace,
   ZWorkspaceUser,
 } from '@stageline/shared';
-import { api, ApiError } from '../../shared/api';
+import { api } from '../../shared/api';
 import { queryClient } from '../../shared/api/query-client';
 
 /**
@@ -196,14 +196,9 @@ export const useDeclineInvite = () =>
 
 /* ---------- invite link ---------- */
 
-/** GET workspaces/{id}/link/: the active link, or null when there is none (404). */
+/** GET workspaces/{id}/link/: the active link, or null when there is none (decision 195). */
 export async function getInviteLink(id: number, signal?: AbortSignal): Promise<TInviteLink | null> {
-  try {
-    return ZInviteLink.parse(await api.get<unknown>(`workspaces/${id}/link/`, { signal, silent: true }));
-  } catch (error) {
-    if (error instanceof ApiError && error.status === 404) return null;
-    throw error;
-  }
+  return ZInviteLink.nullable().parse(await api.get<unknown>(`workspaces/${id}/link/`, { signal, silent: true }));
 }
 export const inviteLinkQueryOptions = (id: number) =>
   queryOptions({ queryKey: workspaceKeys.link(id), queryFn: ({ signal }) => getInviteLink(id, signal) });

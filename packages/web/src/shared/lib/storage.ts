@@ -41,9 +41,19 @@ export const storage = {
   },
 };
 
-/** What logging out forgets (docs/rules.md §Web): tokens, current workspace, last project. */
+/**
+ * What logging out forgets (docs/rules.md §Web): tokens, current workspace, last project, and the
+ * comment drafts (decision 191), which the next person at this browser must not find.
+ */
 export function clearSessionStorage(): void {
   storage.remove(StorageKeys.authTokens);
   storage.remove(StorageKeys.currentWorkspace);
   storage.remove(StorageKeys.lastProject);
+  try {
+    for (const key of Object.keys(window.localStorage)) {
+      if (key.startsWith(StorageKeys.commentDraftPrefix)) storage.remove(key);
+    }
+  } catch {
+    // Storage unavailable: there are no drafts to forget.
+  }
 }

@@ -59,7 +59,14 @@ function FileCard({ file, onOpen }: { file: TAttachment; onOpen: (file: TAttachm
     </Stack>
   );
   return (
-    <Paper withBorder p={6} radius="sm" data-testid="attachment" data-preview={file.preview ?? 'download'}>
+    <Paper
+      withBorder
+      p={6}
+      radius="sm"
+      data-testid="attachment"
+      data-attachment-id={file.id}
+      data-preview={file.preview ?? 'download'}
+    >
       <Stack gap={6}>
         {file.preview === 'image' ? (
           <UnstyledButton

@@ -12,6 +12,38 @@ import { CommentComposer } from './comment-composer';
 import { CommentMarkdown } from './comment-markdown';
 import classes from './comments.module.css';
 
+/** A comment longer than this (characters or lines) shows folded, with "Show more" (decision 191). */
+export const FoldLimits = { chars: 1200, lines: 16 } as const;
+
+export function isLongComment(text: string): boolean {
+  return text.length > FoldLimits.chars || text.split('\n').length > FoldLimits.lines;
+}
+
+/** A comment's text, folded to a few lines when it is long, with the button that unfolds it. */
+function CommentBody({ comment }: { comment: TComment }) {
+  const { t } = useTranslation();
+  const long = isLongComment(comment.text);
+  const [open, setOpen] = useState(false);
+  const markdown = <CommentMarkdown text={comment.text} usernames={comment.mentions.map((m) => m.username)} />;
+  if (!long) return markdown;
+  return (
+    <Stack gap={2} align="flex-start" data-testid="comment-folded" data-open={open}>
+      <div className={open ? undefined : classes.folded} style={{ width: '100%' }}>
+        {markdown}
+      </div>
+      <Button
+        variant="subtle"
+        size="compact-xs"
+        onClick={() => setOpen((o) => !o)}
+        aria-expanded={open}
+        data-testid="comment-fold-toggle"
+      >
+        {open ? t('Show less') : t('Show more')}
+      </Button>
+    </Stack>
+  );
+}
+
 /** One comment: author, calendar-style time, the edited marker, its text, and the owner's actions. */
 export function CommentItem({
   comment,
@@ -133,7 +165,7 @@ export function CommentItem({
             autoFocus
           />
         ) : (
-          <CommentMarkdown text={comment.text} usernames={comment.mentions.map((m) => m.username)} />
+          <CommentBody comment={comment} />
         )}
         {files}
       </Stack>

@@ -1,6 +1,6 @@
 import { Button, Center, CloseButton, Group, Loader, Stack, Text, Title } from '@mantine/core';
 import { IconMessageCircle, IconPaperclip } from '@tabler/icons-react';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { showToast } from '../../../shared/ui/toast';
 import { AttachmentList, UploadQueue, useAttachments, useUploads } from '../../attachments';
@@ -10,6 +10,7 @@ import { useMembers } from '../../workspaces';
 import { flattenThread, useCommentThread, useCreateComment, type TCommentTarget } from '../api';
 import { CommentComposer } from './comment-composer';
 import { CommentItem } from './comment-item';
+import { purgeStaleDrafts, readDraft, writeDraft } from '../lib/drafts';
 import { LoadError } from '../../../shared/ui/load-error';
 
 /** A pasted screenshot is called `image.png` by every browser: give it the time it was taken. */
@@ -18,6 +19,14 @@ function named(file: File): File {
   const stamp = new Date().toISOString().slice(0, 19).replace('T', ' ').replace(/:/g, '-');
   const extension = file.type.split('/')[1] ?? 'png';
   return new File([file], `Screenshot ${stamp}.${extension}`, { type: file.type });
+}
+
+let purged = false;
+/** Old drafts go the first time a comment thread shows in this page's life. */
+function purgeOnce() {
+  if (purged) return;
+  purged = true;
+  purgeStaleDrafts();
 }
 
 /**
@@ -32,7 +41,21 @@ export function CommentsPanel({ target, workspaceId }: { target: TCommentTarget;
   const members = useMembers(workspaceId).data ?? [];
   const thread = useCommentThread(target);
   const create = useCreateComment(target);
-  const [draft, setDraft] = useState('');
+  // The draft outlives the screen (decision 191): read when the target shows, written as it is typed.
+  const [draft, setDraftState] = useState(() => readDraft(target));
+  const targetKey = JSON.stringify(target);
+  const [shownFor, setShownFor] = useState(targetKey);
+  if (shownFor !== targetKey) {
+    setShownFor(targetKey);
+    setDraftState(readDraft(target));
+  }
+  const setDraft = (text: string) => {
+    setDraftState(text);
+    writeDraft(target, text);
+  };
+  useEffect(() => {
+    purgeOnce();
+  }, []);
   const [pending, setPending] = useState<File[]>([]);
   const files = useAttachments(target).data ?? [];
   const uploads = useUploads();

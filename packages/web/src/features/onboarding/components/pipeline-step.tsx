@@ -101,7 +101,9 @@ function CreatePipelineForm({ projectId, onCreated }: { projectId: number; onCre
 
 function StagesBuilder({ pipeline }: { pipeline: TPipeline }) {
   const { t } = useTranslation();
-  const [names, setNames] = useState<string[]>(() => [t('First draft'), t('Final version')]);
+  // The example names are placeholders, never values: nothing typed saves nothing (decision 197).
+  const examples = [t('First draft'), t('Final version')];
+  const [names, setNames] = useState<string[]>(() => ['', '']);
   const [problem, setProblem] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const filled = names.map((n) => n.trim()).filter(Boolean);
@@ -141,6 +143,7 @@ function StagesBuilder({ pipeline }: { pipeline: TPipeline }) {
             }}
             error={name.trim() ? issueOf(ZName, name, t) : null}
             aria-label={t('Stage {{number}}', { number: i + 1 })}
+            placeholder={examples[i] ?? t('Stage name')}
             style={{ flex: 1 }}
             data-testid="quickstart-stage-name"
           />

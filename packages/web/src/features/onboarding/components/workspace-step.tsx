@@ -1,4 +1,4 @@
-import { Alert, Button, Divider, Group, Select, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Divider, Group, Loader, Select, Stack, Text, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -28,8 +28,12 @@ export function WorkspaceStep({
   const workspaces = useWorkspaces();
   const invites = useMyInvites().data ?? [];
   const chosen = workspaces.data?.find((w) => w.id === workspaceId) ?? null;
-  const [editing, setEditing] = useState(chosen === null);
+  // Undecided until the Admin picks: a reload on a chosen workspace shows its invites again once the
+  // list has loaded (decision 197), not the picker it would show while the list is on its way.
+  const [edited, setEditing] = useState<boolean | null>(null);
+  const editing = edited ?? chosen === null;
 
+  if (workspaces.isPending && workspaceId !== null) return <Loader size="sm" />;
   if (chosen && !editing) {
     return <InviteStage workspace={chosen} onChange={() => setEditing(true)} onNext={onNext} />;
   }

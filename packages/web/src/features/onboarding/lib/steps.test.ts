@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { startStep, type TProgress } from './steps';
+import { resumeStep, startStep, type TProgress } from './steps';
 
 const none: TProgress = {
   signedIn: true,
@@ -27,5 +27,24 @@ describe('startStep', () => {
     expect(startStep({ ...none, hasInvites: true })).toBe('workspace');
     expect(startStep({ ...none, hasInvites: true, hasWorkspace: true, hasProject: true })).toBe('workspace');
     expect(startStep({ ...none, signedIn: false, onboarding: null, hasInvites: true })).toBe('welcome');
+  });
+});
+
+describe('resumeStep (decision 197)', () => {
+  test('a reload on the invites of a made workspace stays there, not on the project', () => {
+    expect(resumeStep('project', 'workspace')).toBe('workspace');
+  });
+
+  test('a reload on the stage settings of a built pipeline stays there, not on done', () => {
+    expect(resumeStep('done', 'pipeline')).toBe('pipeline');
+  });
+
+  test('never past the records, never back to the welcome or the account, nothing stored: the start', () => {
+    expect(resumeStep('project', 'pipeline')).toBe('project');
+    expect(resumeStep('workspace', 'done')).toBe('workspace');
+    expect(resumeStep('pipeline', 'welcome')).toBe('pipeline');
+    expect(resumeStep('pipeline', 'account')).toBe('pipeline');
+    expect(resumeStep('pipeline', null)).toBe('pipeline');
+    expect(resumeStep('welcome', 'workspace')).toBe('welcome');
   });
 });

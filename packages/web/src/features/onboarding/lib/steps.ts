@@ -35,3 +35,19 @@ export function startStep(progress: TProgress): TQuickstartStep {
 
 /** The index of a step for the Stepper. */
 export const stepIndex = (step: TQuickstartStep) => QuickstartSteps.indexOf(step);
+
+/**
+ * Where a reloaded quickstart resumes (decision 197): at the step the person was on, when that step
+ * comes before the one the records alone suggest. The records skip a step whose record exists, but
+ * the workspace step goes on to its invites and the pipeline step to a stage's settings once their
+ * record is made; a reload there must not jump past them. Steps before the workspace are not
+ * resumed (they hold no record), nor a step past where the records stop.
+ */
+export function resumeStep(start: TQuickstartStep, stored: TQuickstartStep | null): TQuickstartStep {
+  if (stored === null || stepIndex(stored) < stepIndex('workspace') || stored === 'done') return start;
+  if (stepIndex(start) < stepIndex('workspace')) return start;
+  return stepIndex(stored) < stepIndex(start) ? stored : start;
+}
+
+export const isQuickstartStep = (value: unknown): value is TQuickstartStep =>
+  typeof value === 'string' && (QuickstartSteps as readonly string[]).includes(value);

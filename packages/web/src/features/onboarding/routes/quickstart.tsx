@@ -3,7 +3,8 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { paths, type TMe } from '@stageline/shared';
+import { paths, StorageKeys, type TMe } from '@stageline/shared';
+import { storage } from '../../../shared/lib/storage';
 import { queryClient } from '../../../shared/api/query-client';
 import { QueryProvider } from '../../../shared/api/query-provider';
 import { FullScreenLoader } from '../../../shared/ui/full-screen-loader';
@@ -23,7 +24,14 @@ import { PipelineStep } from '../components/pipeline-step';
 import { ProjectStep } from '../components/project-step';
 import { WelcomeStep } from '../components/welcome-step';
 import { WorkspaceStep } from '../components/workspace-step';
-import { QuickstartSteps, startStep, stepIndex, type TQuickstartStep } from '../lib/steps';
+import {
+  isQuickstartStep,
+  QuickstartSteps,
+  resumeStep,
+  startStep,
+  stepIndex,
+  type TQuickstartStep,
+} from '../lib/steps';
 
 type TRecords = {
   workspaceId: number | null;
@@ -121,6 +129,8 @@ function QuickstartScreen() {
   );
 }
 
+const stepKey = (userId: number) => `${StorageKeys.quickstartStepPrefix}${userId}`;
+
 function Flow({ user, records, signedInHere }: { user: TMe | null; records: TRecords; signedInHere: boolean }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -138,8 +148,14 @@ function Flow({ user, records, signedInHere }: { user: TMe | null; records: TRec
       hasPipeline: records.built,
       hasInvites: records.invites,
     });
-    return signedInHere && stepIndex(start) < stepIndex('workspace') ? 'workspace' : start;
+    if (signedInHere && stepIndex(start) < stepIndex('workspace')) return 'workspace';
+    const stored = user ? storage.get(stepKey(user.id)) : null;
+    return resumeStep(start, isQuickstartStep(stored) ? stored : null);
   });
+  // The step the person is on, for a reload (decision 197).
+  useEffect(() => {
+    if (user) storage.set(stepKey(user.id), active);
+  }, [user, active]);
   const go = (step: TQuickstartStep) => setActive(step);
   // A signed-in user has nothing to do on the account step: it is passed over.
   const next = () =>

@@ -39,7 +39,7 @@ export function AvatarBlock({ user }: { user: TMe }) {
     } catch (error) {
       // The server says why (not an image it can read, too large): that is the message.
       const reason = formError(error, {});
-      if (reason) showToast({ kind: 'error', title: t('Data was not saved'), message: reason });
+      if (reason) showToast({ kind: 'error', title: t('The avatar was not changed'), message: reason });
     } finally {
       setBusy(null);
     }

@@ -6,6 +6,16 @@ import { issueOf } from '../../../shared/lib/zod-resolver';
 import type { TReject } from '../api';
 import { TaskStatusBadge } from '../../../shared/ui/task-status-badge';
 
+/**
+ * What sending back really does (docs/rules.md §Tasks, decision 190): the chosen stages go to Edit; this
+ * task goes back to its starting status, where nothing stops it from being started at once, and it
+ * shows Ready again once those stages are done.
+ */
+const sendBackHint =
+  'That stage goes to Edit. This task goes back to its first status: it can be started at once, and it shows Ready again when that stage is done.';
+const sendBackHintMany =
+  'The chosen stages go to Edit. This task goes back to its first status: it can be started at once, and it shows Ready again when they are done.';
+
 /** The choice of what a rejection sends back: this task (`[]`) or some predecessor stages. */
 type TChoice = { self: boolean; stages: number[] };
 
@@ -108,6 +118,11 @@ export function RejectDialog({
                 data-testid={`reject-return-${p.stage}`}
               />
             ))}
+            {choice.stages.length > 0 ? (
+              <Text size="xs" c="dimmed" data-testid="reject-return-hint">
+                {t(sendBackHintMany)}
+              </Text>
+            ) : null}
             {missing ? (
               <Alert color="red" role="alert" data-testid="reject-choice-required" p="xs">
                 {t('Choose the stages to send for revision.')}
@@ -117,7 +132,7 @@ export function RejectDialog({
         ) : predecessors.length === 1 ? (
           <Switch
             label={t('Send back to {{stage}}', { stage: predecessors[0]!.stage_name })}
-            description={t('That stage goes to Edit; this task waits until it is done again.')}
+            description={t(sendBackHint)}
             checked={choice.stages.length > 0}
             onChange={(event) => toggleStage(predecessors[0]!.stage, event.currentTarget.checked)}
             data-testid={`reject-return-${predecessors[0]!.stage}`}

@@ -1,9 +1,9 @@
-import { Anchor, Button, Group, Stack, Text } from '@mantine/core';
+import { Anchor, Button, Group, Text } from '@mantine/core';
 import { IconPaperclip } from '@tabler/icons-react';
 import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TAttachment, TTask } from '@stageline/shared';
-import { AttachmentList, UploadQueue, useAttachments, useUploads } from '../../attachments';
+import { UploadQueue, useAttachments, useUploads } from '../../attachments';
 
 /** The files of the task (and its comments) that go with a round (docs/files.md). */
 export function useRoundFiles(taskId: number) {
@@ -12,20 +12,40 @@ export function useRoundFiles(taskId: number) {
     round === null || round === undefined ? [] : files.filter((file) => file.round === round);
 }
 
-/** Beside Accept and Reject: what this round is about, the files that came with it. */
+/**
+ * Beside Accept and Reject: what this round is about. The files themselves are listed once, in the
+ * task's files or under their comment (decision 198); here each name is a link to its card there.
+ */
 export function CurrentRoundFiles({ task }: { task: TTask }) {
   const { t } = useTranslation();
   const ofRound = useRoundFiles(task.id);
   const round = task.iteration?.number;
   const files = ofRound(round);
   if (!task.abilities.review || files.length === 0) return null;
+  const show = (id: number) => {
+    const card = document.querySelector<HTMLElement>(`[data-testid="attachment"][data-attachment-id="${id}"]`);
+    card?.scrollIntoView({ block: 'center', behavior: 'smooth' });
+    card?.querySelector<HTMLElement>('button, a')?.focus({ preventScroll: true });
+  };
   return (
-    <Stack gap={4} data-testid="task-round-files">
+    <Group gap={6} data-testid="task-round-files">
+      <IconPaperclip size={14} aria-hidden />
       <Text size="sm" fw={600}>
-        {t('Files of round {{number}}', { number: round })}
+        {t('Files of round {{number}}', { number: round })}:
       </Text>
-      <AttachmentList files={files} />
-    </Stack>
+      {files.map((file) => (
+        <Anchor
+          key={file.id}
+          component="button"
+          type="button"
+          size="sm"
+          onClick={() => show(file.id)}
+          data-testid="task-round-file"
+        >
+          {file.name}
+        </Anchor>
+      ))}
+    </Group>
   );
 }
 

@@ -1,4 +1,4 @@
-import { Anchor, Badge, Divider, Group, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Alert, Anchor, Badge, Divider, Group, SimpleGrid, Stack, Text } from '@mantine/core';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { paths, ReviewModeLabels, type TTask } from '@stageline/shared';
@@ -42,6 +42,54 @@ function RoundOutcome({ task }: { task: TTask }) {
     <Text size="sm" fw={500} c={color} data-testid="task-round-outcome" data-outcome={iteration.outcome}>
       {text}
     </Text>
+  );
+}
+
+/**
+ * The latest review decision (accept or reject) with who made it, when and their comment: the reason
+ * a task came back is what its assignee needs first, so it is on Details, not only in the history
+ * (docs/decisions/tasks-and-reviews.md, decision 190).
+ */
+function LatestDecision({ task }: { task: TTask }) {
+  const { t } = useTranslation();
+  const { formatCalendar, formatTime } = useDates();
+  const entry = task.history.findLast((h) => h.action === 'accept' || h.action === 'reject');
+  if (!entry) return null;
+  const rejected = entry.action === 'reject';
+  const who = entry.actor?.name ?? t('Deleted user');
+  return (
+    <Alert
+      color={rejected ? 'red' : 'green'}
+      variant="light"
+      p="sm"
+      data-testid="task-latest-decision"
+      data-action={entry.action}
+      title={
+        rejected
+          ? t('Latest decision: rejected by {{name}}', { name: who })
+          : t('Latest decision: accepted by {{name}}', { name: who })
+      }
+    >
+      <Stack gap={4}>
+        {entry.comment ? (
+          <Text
+            size="sm"
+            style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}
+            data-testid="task-latest-decision-comment"
+          >
+            {entry.comment}
+          </Text>
+        ) : (
+          <Text size="sm" c="dimmed">
+            {t('No comment.')}
+          </Text>
+        )}
+        <Text size="xs" c="dimmed">
+          {entry.iteration !== null ? `${t('Round {{number}}', { number: entry.iteration })} · ` : ''}
+          {formatCalendar(entry.created_at)} {formatTime(entry.created_at)}
+        </Text>
+      </Stack>
+    </Alert>
   );
 }
 
@@ -107,6 +155,7 @@ export function TaskDetails({ task }: { task: TTask }) {
                 {t('Review round {{number}}', { number: iteration.number })}
               </Text>
               <RoundOutcome task={task} />
+              <LatestDecision task={task} />
               <Field label={t('Accepted by')}>
                 <Group gap={4} data-testid="task-accepted-by">
                   {iteration.accepted_by.length

@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { paths, type TWorkspace } from '@stageline/shared';
 import { PageCard } from '../../../shared/ui/page-card';
 import { useCurrentUser } from '../../auth';
+import { FileTypesSection } from '../../attachments';
 import { TeamsSection } from '../../teams';
 import { WebhooksSection } from '../../webhooks';
 import { useMembers } from '../members';
@@ -49,7 +50,12 @@ function Settings({ workspace }: { workspace: TWorkspace }) {
     tabs.general = {
       label: t('General'),
       // More of the workspace's own settings go here, each its own section, below the name.
-      content: <EditSection key={workspace.id} workspace={workspace} />,
+      content: (
+        <>
+          <EditSection key={workspace.id} workspace={workspace} />
+          <FileTypesSection workspaceId={workspace.id} />
+        </>
+      ),
     };
   tabs.people = {
     label: t('People'),

@@ -1,0 +1,1 @@
+ALTER TABLE "workspaces" ADD COLUMN "allowed_file_types" text[] DEFAULT '{media,documents,archives}'::text[] NOT NULL;
