@@ -29,3 +29,4 @@ export * from './schemas/webhooks';
 export * from './schemas/views';
 export * from './schemas/search';
 export * from './schemas/csv';
+export * from './schemas/time';

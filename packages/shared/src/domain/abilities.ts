@@ -1,4 +1,4 @@
-import { can, canReview, canWork, checkRemoval, checkRoleChange, type TRole } from './permissions';
+import { can, canLogTime, canReview, canWork, checkRemoval, checkRoleChange, type TRole } from './permissions';
 import { canRemind, canSkipReview, isSelfReview, type TReviewRules } from './review-rules';
 import {
   applyTaskAction,
@@ -32,8 +32,10 @@ export type TTaskAbilities = {
   accept_outcome: 'done' | 'edit' | 'wait' | null;
   /** The statuses the caller may set (the current one included); empty when they may set none. */
   statuses: TTaskStatus[];
-  /** Change assignees, reviewers, due date and "use stage defaults". */
+  /** Change assignees, reviewers, due date, estimate and "use stage defaults". */
   update: boolean;
+  /** Log time on the task and run a timer on it (`canLogTime`, docs/time.md). Optional in the type only. */
+  log_time?: boolean;
   /**
    * Name themself a reviewer of this task: false for an assignee below Admin on a stage that
    * enforces its review (docs/review-rules.md, "Skipping review"), and without `update`.
@@ -97,6 +99,7 @@ export function taskAbilities(input: TTaskAbilityInput): TTaskAbilities {
     self_reviewer: can(role, 'task', 'update') && (skip || !assignees.includes(actor)),
     take: (input.queueMember ?? false) && status !== 'done',
     remind: open && assignees.includes(actor) && canRemind(input.remindedAt ?? null, input.now ?? new Date()),
+    log_time: canLogTime(role, assignees.includes(actor) || reviewer),
   };
 }
 

@@ -16,6 +16,7 @@ export const ZTaskAbilities = z.object({
   self_reviewer: z.boolean(),
   take: z.boolean(),
   remind: z.boolean(),
+  log_time: z.boolean().optional(),
 }) satisfies z.ZodType<TTaskAbilities>;
 
 export const ZRecordAbilities = z.object({
