@@ -139,6 +139,8 @@ export type TWorkspaceAbilities = {
   manage_teams: boolean;
   comment: boolean;
   moderate_comments: boolean;
+  /** See and change everyone's time: the timesheet's team view (docs/time.md). Optional in the type only. */
+  moderate_time?: boolean;
   /** Attach files to tasks and units (docs/files.md). */
   attach: boolean;
   projects: TRecordAbilities;
@@ -168,6 +170,7 @@ export function workspaceAbilities(role: TRole): TWorkspaceAbilities {
     manage_teams: can(role, 'team', 'manage'),
     comment: can(role, 'comment', 'create'),
     moderate_comments: can(role, 'comment', 'moderate'),
+    moderate_time: can(role, 'time', 'moderate'),
     attach: can(role, 'attachment', 'create'),
     projects: recordAbilities(role, 'project'),
     pipelines: recordAbilities(role, 'pipeline'),

@@ -40,6 +40,7 @@ export const ZWorkspaceAbilities = z.object({
   manage_teams: z.boolean(),
   comment: z.boolean(),
   moderate_comments: z.boolean(),
+  moderate_time: z.boolean().optional(),
   attach: z.boolean(),
   projects: ZRecordAbilities,
   pipelines: ZRecordAbilities,
