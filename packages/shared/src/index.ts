@@ -29,4 +29,4 @@ export * from './schemas/webhooks';
 export * from './schemas/views';
 export * from './schemas/search';
 export * from './schemas/csv';
-export * from './schemas/time';
+export * from './schemas/time-core';

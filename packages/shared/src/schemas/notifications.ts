@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ZTimeEvent } from './time';
+import { ZTimeEvent } from './time-core';
 import { ZOffset, ZPageLimit } from '../validation';
 import { ZComment } from './comments';
 import { ZTaskStatus, ZUserRef } from './units';

@@ -3,7 +3,7 @@ import { ReviewModes, TaskStatuses } from '../domain/tasks';
 import { Limits } from '../limits';
 import { ZDescription, ZId, ZName } from '../validation';
 import { ZStageRules } from './teams';
-import { ZEstimate } from './time';
+import { ZEstimate } from './time-core';
 
 /**
  * The contract of projects, pipelines and stages (docs/rules.md §Pipelines, §API). The graph rules themselves

@@ -1,31 +1,17 @@
 import { z } from 'zod';
 import { ZId } from '../validation';
 import { ZCsvDelimiter } from './csv';
+import { EstimateMessages, TimeLimits } from './time-core';
+
+export * from './time-core';
 
 /**
- * Estimates, time logs and the timer (docs/time.md, issue 33). The bounds live here once: the server
- * validates with them, the timesheet checks its cells with them, the database repeats them as CHECKs.
+ * Time logs and the timer (docs/time.md, issue 33), as `@stageline/shared/time` (with everything of
+ * `time-core.ts`): the server validates with them, the timesheet checks its cells with them.
  */
 
-export const TimeLimits = {
-  /** A task's estimate and a stage's default: quarter hours, at most this many hours. */
-  estimate: { step: 0.25, max: 10_000 },
-  /** One person's hours on one day, all tasks together. */
-  dayHours: { max: 24 },
-  /** A workspace's working day ("hours per day", to show estimates in days). */
-  hoursPerDay: { min: 1, max: 24, default: 8 },
-  /** How far ahead of today a log may be dated. */
-  futureDays: 365,
-  /** The longest period one list answer covers, and the CSV export. */
-  listDays: 93,
-  exportDays: 366,
-  note: { max: 500 },
-  /** A timer's time is rounded up to this many hours when it becomes a log. */
-  timerStep: 0.25,
-} as const;
-
 export const TimeMessages = {
-  quarterHours: 'Use steps of a quarter hour (0.25).',
+  ...EstimateMessages,
   twoDecimals: 'Use at most two decimals.',
   dayFull: 'That would make more than 24 hours on {{date}} in total.',
   beforeProject: 'That day is before the project was created.',
@@ -43,28 +29,11 @@ export function hasTwoDecimals(value: number): boolean {
   return Math.abs(value * 100 - Math.round(value * 100)) < 1e-6;
 }
 
-/** Is `value` a whole number of quarter hours? */
-export function isQuarterHours(value: number): boolean {
-  return Math.abs(value * 4 - Math.round(value * 4)) < 1e-6;
-}
-
 /** A timer's elapsed milliseconds as logged hours: rounded up to a quarter hour, at least one quarter. */
 export function timerHours(elapsedMs: number): number {
   const quarters = Math.max(1, Math.ceil(elapsedMs / (TimeLimits.timerStep * 3_600_000) - 1e-9));
   return quarters * TimeLimits.timerStep;
 }
-
-/** An estimate in hours shown in days of `hoursPerDay` (1.5 d), rounded to two decimals. */
-export function hoursAsDays(hours: number, hoursPerDay: number): number {
-  return Math.round((hours / hoursPerDay) * 100) / 100;
-}
-
-/** An estimate: quarter hours, or null for none. */
-export const ZEstimate = z
-  .number()
-  .positive()
-  .max(TimeLimits.estimate.max)
-  .refine(isQuarterHours, { message: TimeMessages.quarterHours });
 
 /** Hours of one log: more than 0, at most a day, at most two decimals. */
 export const ZLogHours = z
@@ -133,14 +102,3 @@ export type TTimerState = z.infer<typeof ZTimerState>;
 export const ZTimerStop = z.object({ date: ZDay.optional(), note: ZNote.optional() });
 /** POST timer/stop/: the log the time went into. */
 export const ZTimerStopped = z.object({ log: ZTimeLog });
-
-/** The live event of a change of time (`time`): the web app refetches the timesheet and the task. */
-export const ZTimeEvent = z.object({
-  task: z.number().int(),
-  person: z.number().int(),
-  date: z.string(),
-  /** The day's hours on the task after the change; 0 when the log was deleted. */
-  hours: z.number(),
-  action: z.enum(['logged', 'updated', 'deleted']),
-});
-export type TTimeEvent = z.infer<typeof ZTimeEvent>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ZEstimate } from './time';
+import { ZEstimate } from './time-core';
 import { HistoryActions, IterationOutcomes, ReviewModes, TaskStatuses } from '../domain/tasks';
 import { ZTaskAbilities } from './abilities';
 import { ZRole } from './workspaces';

@@ -3,7 +3,7 @@ import { AssignableRoles, Roles } from '../domain/permissions';
 import { Limits } from '../limits';
 import { ZMemberAbilities, ZWorkspaceAbilities } from './abilities';
 import { ZDescription, ZName } from '../validation';
-import { isQuarterHours, TimeLimits, TimeMessages } from './time';
+import { EstimateMessages, isQuarterHours, TimeLimits } from './time-core';
 
 /**
  * The contract of workspaces, their team and invites (docs/rules.md §Roles, §API). Roles and who may do what
@@ -22,7 +22,7 @@ export const ZWorkspacePatch = ZWorkspaceCreate.partial().extend({
     .min(TimeLimits.hoursPerDay.min)
     .max(TimeLimits.hoursPerDay.max)
     .refine(isQuarterHours, {
-      message: TimeMessages.quarterHours,
+      message: EstimateMessages.quarterHours,
     })
     .optional(),
 });

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { ZIdParams } from '@stageline/shared';
 import {
-  ZIdParams,
   ZTimeLog,
   ZTimeLogCreate,
   ZTimeLogExportQuery,
@@ -11,7 +11,7 @@ import {
   ZTimerState,
   ZTimerStop,
   ZTimerStopped,
-} from '@stageline/shared';
+} from '@stageline/shared/time';
 import type { Db } from '../../db';
 import { callerOf } from '../auth';
 import { csvFile, sendCsv } from '../csv';

@@ -1,20 +1,14 @@
 import { sql, type SQL } from 'drizzle-orm';
+import { can, canLogTime, personName, Roles, TimeLimits, type TRole, type TTimeEvent } from '@stageline/shared';
 import {
-  can,
-  canLogTime,
-  personName,
-  Roles,
-  TimeLimits,
   TimeMessages,
   timerHours,
-  type TRole,
-  type TTimeEvent,
   type TTimeLog,
   type TTimeLogCreate,
   type TTimeLogPatch,
   type TTimeLogQuery,
   type TTimerState,
-} from '@stageline/shared';
+} from '@stageline/shared/time';
 import { rowsOf, type Db } from '../../db';
 import { AppError, FieldError } from '../../http/errors';
 import { publishWithWebhooks } from '../events';

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { TPipeline, TTimeLog, TTimeLogList, TTimerState, TWorkspace } from '@stageline/shared';
+import type { TPipeline, TWorkspace } from '@stageline/shared';
+import type { TTimeLog, TTimeLogList, TTimerState } from '@stageline/shared/time';
 import { countStatements, schema } from '../../db';
 import { relaxedLimits } from '../../../test/accounts';
 import { buildTestApp, type TestApp } from '../../../test/helpers';

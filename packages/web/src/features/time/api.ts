@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import { ZTaskList } from '@stageline/shared';
 import {
-  ZTaskList,
   ZTimeLog,
   ZTimeLogList,
   ZTimerState,
@@ -9,7 +9,7 @@ import {
   type TTimeLogCreate,
   type TTimeLogPatch,
   type TTimerState,
-} from '@stageline/shared';
+} from '@stageline/shared/time';
 import { api } from '../../shared/api';
 import { queryClient } from '../../shared/api/query-client';
 
