@@ -40,6 +40,8 @@ test('a lead sets an estimate; an artist logs hours in the timesheet by keyboard
   await other.keyboard.type('2');
   await other.keyboard.press('Enter');
   await expect(other.getByTestId('timesheet-week-total')).toHaveText('3.5');
+  // Enter keeps the focus in the cell, so Tab goes on from there.
+  await expect(cells.nth(1)).toBeFocused();
   await expect(row.getByTestId('timesheet-row-total')).toHaveText('3.5');
   // A bad value is refused in place, and nothing is saved.
   await cells.nth(2).click();

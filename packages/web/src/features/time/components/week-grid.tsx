@@ -94,7 +94,7 @@ function HoursCell({
       aria-invalid={error !== null}
       error={error !== null}
       title={error ?? undefined}
-      disabled={busy}
+      readOnly={busy}
       data-testid="time-cell"
       data-task={task}
       data-date={date}
@@ -205,7 +205,6 @@ export function WeekGrid({
                 {days.map((day) => (
                   <Table.Td key={day}>
                     <HoursCell
-                      key={`${row.task}/${day}/${byCell.get(`${row.task}/${day}`)?.hours ?? ''}`}
                       task={row.task}
                       date={day}
                       log={byCell.get(`${row.task}/${day}`)}
