@@ -49,6 +49,7 @@ import { unitsRoutes } from './features/units';
 import { usersRoutes } from './features/users';
 import { searchRoutes } from './features/search';
 import { viewsRoutes } from './features/views';
+import { timeRoutes } from './features/time';
 import { WebhookDispatcher, webhooksRoutes } from './features/webhooks';
 import { workspacesRoutes } from './features/workspaces';
 import { registerAdmission } from './http/admission';
@@ -242,6 +243,7 @@ export async function buildApp({
       await api.register(attachmentsRoutes, { ctx: files });
       await api.register(viewsRoutes, { db: database.db });
       await api.register(reportsRoutes, { db: database.db });
+      await api.register(timeRoutes, { db: database.db });
       await api.register(searchRoutes, { db: database.db });
       await api.register(notificationsRoutes, { db: database.db });
       await api.register(eventsRoutes, {

@@ -45,6 +45,8 @@ type Fixture = {
   view: number;
   /** A file of the member on the review task (with a thumbnail). */
   attachment: number;
+  /** A time log of the member on the to-do task, on a day ahead (a different one per scene). */
+  timeLog: number;
 };
 type Call = { url: string; payload?: object | Buffer; headers?: Record<string, string> };
 /** `stream`: the answer never ends (server-sent events): only its status is read. */
@@ -59,6 +61,10 @@ const ws = (path: string, payload?: (f: Fixture) => object) => (f: Fixture) => (
   payload: payload?.(f),
 });
 const self = (f: Fixture) => f.caller?.id ?? 1;
+const today = new Date().toISOString().slice(0, 10);
+/** A day 1–365 days ahead: each scene's time log gets its own, so no person's day fills up. */
+const someDayAhead = () =>
+  new Date(Date.now() + (1 + Math.floor(Math.random() * 365)) * 86_400_000).toISOString().slice(0, 10);
 
 /** A multipart body of text fields and a small CSV file. */
 function csvUpload(fields: Record<string, number>) {
@@ -549,6 +555,36 @@ const table: Record<string, Entry> = {
     expect: [401, 404, 403, 200, 403, 403],
     call: (f) => ({ url: `/api/tasks/${f.tasks.remind}/remind/` }),
   },
+  // Time (docs/time.md): Members log on any task they see, Guests only as its assignee or reviewer
+  // (the to-do task has neither); one's own logs, Admins anyone's. Stopping and dropping the timer
+  // come before starting it: nobody has a timer yet, so all answer 409.
+  'POST /api/tasks/:id/time/': {
+    expect: [401, 404, 403, 201, 201, 201],
+    call: (f) => ({ url: `/api/tasks/${f.tasks.todo}/time/`, payload: { date: today, hours: 0.25 } }),
+  },
+  'GET /api/time/': {
+    expect: [401, 404, 200, 200, 200, 200],
+    call: (f) => ({ url: `/api/time/?workspace=${f.workspace}&from=${today}&to=${today}` }),
+  },
+  'GET /api/time/export.csv': {
+    expect: [401, 404, 200, 200, 200, 200],
+    call: (f) => ({ url: `/api/time/export.csv?workspace=${f.workspace}&from=${today}&to=${today}` }),
+  },
+  'PATCH /api/time/:id/': {
+    expect: [401, 404, 403, 200, 200, 200],
+    call: (f) => ({ url: `/api/time/${f.timeLog}/`, payload: { note: 'Matrix' } }),
+  },
+  'DELETE /api/time/:id/': {
+    expect: [401, 404, 403, 204, 204, 204],
+    call: (f) => ({ url: `/api/time/${f.timeLog}/` }),
+  },
+  'GET /api/timer/': { expect: signedIn(200), call: at('/api/timer/') },
+  'POST /api/timer/stop/': { expect: signedIn(409), call: at('/api/timer/stop/', {}) },
+  'DELETE /api/timer/': { expect: signedIn(409), call: at('/api/timer/') },
+  'POST /api/tasks/:id/timer/start/': {
+    expect: [401, 404, 403, 200, 200, 200],
+    call: (f) => ({ url: `/api/tasks/${f.tasks.todo}/timer/start/` }),
+  },
   'POST /api/stages/bulk_update/': {
     expect: [401, 404, 403, 200, 200, 200],
     call: (f) => ({
@@ -736,6 +772,18 @@ describe('permission matrix', () => {
       })
       .returning({ id: schema.attachments.id });
     await db.insert(schema.fileChunks).values({ key: storageKey, seq: 0, data: Buffer.from('notes') });
+    const [timeLog] = await db
+      .insert(schema.timeLogs)
+      .values({
+        workspaceId: workspace.id,
+        projectId: project.id,
+        taskId: todo!.id,
+        userId: users.member.id,
+        date: someDayAhead(),
+        hours: 0.25,
+      })
+      .onConflictDoNothing()
+      .returning({ id: schema.timeLogs.id });
     return {
       workspace: workspace.id,
       caller: byCaller[caller],
@@ -753,6 +801,7 @@ describe('permission matrix', () => {
       delivery: delivery!.id,
       view: view!.id,
       attachment: attachment!.id,
+      timeLog: timeLog?.id ?? 0,
     };
   }
 

@@ -32,3 +32,4 @@ export * from './schemas/search';
 export * from './schemas/csv';
 export * from './schemas/reports';
 export * from './csv-guard';
+export * from './schemas/time-core';

@@ -35,6 +35,7 @@ export const paths = {
     profile: () => '/app/profile',
     quickstart: () => '/app/quickstart',
     notifications: () => '/app/notifications',
+    time: () => '/app/time',
     task: (taskId: Id) => `/app/tasks/${taskId}`,
     projectCreate: () => '/app/projects/create',
     project: (projectId: Id) => `/app/projects/${projectId}`,

@@ -12,6 +12,7 @@ import {
   index,
   integer,
   jsonb,
+  numeric,
   pgTable,
   primaryKey,
   text,
@@ -24,14 +25,15 @@ import {
   IterationOutcomes,
   Limits,
   ReviewModes,
+  HistoryActions,
   Roles,
-  TaskActionTypes,
+  TimeLimits,
   TaskStatuses,
   type TAssignableRole,
   type TIterationOutcome,
   type TReviewMode,
   type TRole,
-  type TTaskActionType,
+  type THistoryAction,
   type TTaskStatus,
 } from '@stageline/shared';
 
@@ -365,6 +367,9 @@ export const appSecrets = pgTable('app_secrets', {
   createdAt: at('created_at').notNull().defaultNow(),
 });
 
+/** Hours with two decimals (estimates, time logs, docs/time.md), read as JavaScript numbers. */
+const hours = (name: string) => numeric(name, { precision: 7, scale: 2, mode: 'number' });
+
 /**
  * A team's space (docs/rules.md §Vocabulary). `owner_id` mirrors the one `owner` membership, kept in
  * step by delegation.
@@ -383,9 +388,17 @@ export const workspaces = pgTable(
       .array()
       .notNull()
       .default(sql`'{media,documents,archives}'::text[]`),
+    /** Hours in a working day, to show estimates in days (docs/time.md). */
+    hoursPerDay: hours('hours_per_day').notNull().default(TimeLimits.hoursPerDay.default),
     ...timestamps,
   },
-  (t) => [index('workspaces_owner_id_idx').on(t.ownerId)],
+  (t) => [
+    index('workspaces_owner_id_idx').on(t.ownerId),
+    check(
+      'workspaces_hours_per_day_check',
+      sql`${t.hoursPerDay} between ${sql.raw(String(TimeLimits.hoursPerDay.min))} and ${sql.raw(String(TimeLimits.hoursPerDay.max))}`,
+    ),
+  ],
 );
 
 /**
@@ -571,6 +584,8 @@ export const stages = pgTable(
     allowSelfReview: boolean('allow_self_review').notNull().default(false),
     /** Only Admins may skip this stage's review (docs/review-rules.md, "Skipping review"). */
     enforceReview: boolean('enforce_review').notNull().default(false),
+    /** The estimate each new task of the stage starts with (docs/time.md). */
+    defaultEstimateHours: hours('default_estimate_hours'),
     ...timestamps,
   },
   (t) => [
@@ -585,6 +600,7 @@ export const stages = pgTable(
     check('stages_due_days_check', sql`${t.defaultDueDays} is null or ${t.defaultDueDays} >= 0`),
     check('stages_due_one_kind_check', sql`${t.defaultDueDays} is null or ${t.defaultDueDate} is null`),
     check('stages_required_approvals_check', sql`${t.requiredApprovals} is null or ${t.requiredApprovals} >= 1`),
+    check('stages_default_estimate_check', sql`${t.defaultEstimateHours} is null or ${t.defaultEstimateHours} > 0`),
   ],
 );
 
@@ -682,6 +698,8 @@ export const tasks = pgTable(
     iterationNumber: integer('iteration_number').notNull().default(0),
     /** When an assignee last reminded the reviewers (docs/review-rules.md: at most once an hour). */
     remindedAt: at('reminded_at'),
+    /** Hours the task is expected to take, or null; its stage's default when made (docs/time.md). */
+    estimateHours: hours('estimate_hours'),
     ...timestamps,
   },
   (t) => [
@@ -697,6 +715,7 @@ export const tasks = pgTable(
     index('tasks_pipeline_due_idx').on(t.pipelineId, sql`coalesce(${t.effectiveDue}, 'infinity'::timestamptz)`, t.id),
     check('tasks_status_check', oneOf(t.status, TaskStatuses)),
     check('tasks_iteration_number_check', sql`${t.iterationNumber} >= 0`),
+    check('tasks_estimate_check', sql`${t.estimateHours} is null or ${t.estimateHours} > 0`),
   ],
 );
 
@@ -844,17 +863,20 @@ export const taskHistory = pgTable(
     taskId: integer('task_id')
       .notNull()
       .references(() => tasks.id, { onDelete: 'cascade' }),
-    action: varchar('action', { length: 16 }).$type<TTaskActionType>().notNull(),
+    action: varchar('action', { length: 16 }).$type<THistoryAction>().notNull(),
     fromStatus: varchar('from_status', { length: 16 }).$type<TTaskStatus>(),
     toStatus: varchar('to_status', { length: 16 }).$type<TTaskStatus>(),
     iteration: integer('iteration'),
     actorId: integer('actor_id').references(() => users.id, { onDelete: 'set null' }),
     comment: text('comment'),
+    /** `log_time`: the day, and the actor's hours on it after the change (0: deleted), docs/time.md. */
+    logDate: date('log_date', { mode: 'string' }),
+    logHours: hours('log_hours'),
     createdAt: at('created_at').notNull().defaultNow(),
   },
   (t) => [
     index('task_history_task_id_created_at_idx').on(t.taskId, t.createdAt, t.id),
-    check('task_history_action_check', oneOf(t.action, TaskActionTypes)),
+    check('task_history_action_check', oneOf(t.action, HistoryActions)),
     check('task_history_from_status_check', sql`${t.fromStatus} is null or ${oneOf(t.fromStatus, TaskStatuses)}`),
     check('task_history_to_status_check', sql`${t.toStatus} is null or ${oneOf(t.toStatus, TaskStatuses)}`),
   ],
@@ -1022,4 +1044,55 @@ export const digestRuns = pgTable(
     createdAt: at('created_at').notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.userId, t.frequency, t.periodStart] })],
+);
+
+/**
+ * One person's time on one task on one day (docs/time.md): a second log of the same day adds to the
+ * row. `workspace_id` and `project_id` are copied from the task so lists and reports filter without
+ * joins. A day's total per person (at most 24 h) is checked by the service under an advisory lock.
+ */
+export const timeLogs = pgTable(
+  'time_logs',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    workspaceId: integer('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    projectId: integer('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    taskId: integer('task_id')
+      .notNull()
+      .references(() => tasks.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    date: date('date', { mode: 'string' }).notNull(),
+    hours: numeric('hours', { precision: 5, scale: 2, mode: 'number' }).notNull(),
+    note: text('note').notNull().default(''),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('time_logs_user_task_date_key').on(t.userId, t.taskId, t.date),
+    index('time_logs_user_date_idx').on(t.userId, t.date),
+    index('time_logs_workspace_date_idx').on(t.workspaceId, t.date),
+    index('time_logs_project_date_idx').on(t.projectId, t.date),
+    index('time_logs_task_id_idx').on(t.taskId),
+    check('time_logs_hours_check', sql`${t.hours} > 0 and ${t.hours} <= 24`),
+  ],
+);
+
+/** A person's running timer (docs/time.md): at most one, on one task; stopping it makes a log. */
+export const timers = pgTable(
+  'timers',
+  {
+    userId: integer('user_id')
+      .primaryKey()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    taskId: integer('task_id')
+      .notNull()
+      .references(() => tasks.id, { onDelete: 'cascade' }),
+    startedAt: at('started_at').notNull().defaultNow(),
+  },
+  (t) => [index('timers_task_id_idx').on(t.taskId)],
 );

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { memberAbilities, taskAbilities, workspaceAbilities } from './abilities';
 import { canSkipReview, isSelfReview } from './review-rules';
-import { can, canReview, canWork, checkRemoval, checkRoleChange, Roles, type TRole } from './permissions';
+import { can, canLogTime, canReview, canWork, checkRemoval, checkRoleChange, Roles, type TRole } from './permissions';
 import {
   applyTaskAction,
   ReviewModes,
@@ -85,6 +85,7 @@ describe('taskAbilities', () => {
           expect(able.statuses.includes(status)).toBe(allowed);
         }
         expect(able.update).toBe(can(role, 'task', 'update'));
+        expect(able.log_time).toBe(canLogTime(role, assignees.includes(actor) || state.reviewers.includes(actor)));
         expect(able.self_reviewer).toBe(
           can(role, 'task', 'update') && (canSkipReview(role, enforceReview) || !assignees.includes(actor)),
         );

@@ -1,4 +1,4 @@
-import { can, canReview, canWork, checkRemoval, checkRoleChange, type TRole } from './permissions';
+import { can, canLogTime, canReview, canWork, checkRemoval, checkRoleChange, type TRole } from './permissions';
 import { canRemind, canSkipReview, isSelfReview, type TReviewRules } from './review-rules';
 import {
   applyTaskAction,
@@ -32,8 +32,10 @@ export type TTaskAbilities = {
   accept_outcome: 'done' | 'edit' | 'wait' | null;
   /** The statuses the caller may set (the current one included); empty when they may set none. */
   statuses: TTaskStatus[];
-  /** Change assignees, reviewers, due date and "use stage defaults". */
+  /** Change assignees, reviewers, due date, estimate and "use stage defaults". */
   update: boolean;
+  /** Log time on the task and run a timer on it (`canLogTime`, docs/time.md). Optional in the type only. */
+  log_time?: boolean;
   /**
    * Name themself a reviewer of this task: false for an assignee below Admin on a stage that
    * enforces its review (docs/review-rules.md, "Skipping review"), and without `update`.
@@ -97,6 +99,7 @@ export function taskAbilities(input: TTaskAbilityInput): TTaskAbilities {
     self_reviewer: can(role, 'task', 'update') && (skip || !assignees.includes(actor)),
     take: (input.queueMember ?? false) && status !== 'done',
     remind: open && assignees.includes(actor) && canRemind(input.remindedAt ?? null, input.now ?? new Date()),
+    log_time: canLogTime(role, assignees.includes(actor) || reviewer),
   };
 }
 
@@ -136,6 +139,8 @@ export type TWorkspaceAbilities = {
   manage_teams: boolean;
   comment: boolean;
   moderate_comments: boolean;
+  /** See and change everyone's time: the timesheet's team view (docs/time.md). Optional in the type only. */
+  moderate_time?: boolean;
   /** Attach files to tasks and units (docs/files.md). */
   attach: boolean;
   projects: TRecordAbilities;
@@ -165,6 +170,7 @@ export function workspaceAbilities(role: TRole): TWorkspaceAbilities {
     manage_teams: can(role, 'team', 'manage'),
     comment: can(role, 'comment', 'create'),
     moderate_comments: can(role, 'comment', 'moderate'),
+    moderate_time: can(role, 'time', 'moderate'),
     attach: can(role, 'attachment', 'create'),
     projects: recordAbilities(role, 'project'),
     pipelines: recordAbilities(role, 'pipeline'),

@@ -51,6 +51,11 @@ export const Permissions = {
    * reference, an artist's render); authors delete their own, `moderate`: anyone's.
    */
   attachment: { view: 'guest', create: 'guest', moderate: 'admin' },
+  /**
+   * Time logs (docs/time.md): `log` on any task one sees (assignees and reviewers also below it, see
+   * `canLogTime`); everyone changes their own logs, `moderate`: anyone's, and sees everyone's.
+   */
+  time: { log: 'member', moderate: 'admin' },
 } as const satisfies Record<string, Record<string, TRole>>;
 
 export type TResource = keyof typeof Permissions;
@@ -71,6 +76,11 @@ export function canReview(isReviewer: boolean): boolean {
 /** Start or submit a task: its assignees may, and any Member or above (docs/rules.md §Tasks). */
 export function canWork(role: TRole | null | undefined, isAssignee: boolean): boolean {
   return isAssignee || can(role, 'task', 'work');
+}
+
+/** Log time on a task: its assignees and reviewers, whatever their role, and any Member or above (docs/time.md). */
+export function canLogTime(role: TRole | null | undefined, isAssigneeOrReviewer: boolean): boolean {
+  return Boolean(role) && (isAssigneeOrReviewer || can(role, 'time', 'log'));
 }
 
 export type TRoleChangeRefusal = 'not_allowed' | 'owner_role_fixed' | 'use_delegation';

@@ -23,6 +23,13 @@ export const TaskActionTypes = [
 export type TTaskActionType = (typeof TaskActionTypes)[number];
 
 /**
+ * What a task's history records: the engine's actions, and `log_time`, a person's time on the task
+ * for one day changed (docs/time.md). Not an engine action, so not in `TaskActionTypes`.
+ */
+export const HistoryActions = [...TaskActionTypes, 'log_time'] as const;
+export type THistoryAction = (typeof HistoryActions)[number];
+
+/**
  * How a round closed: by its reviewers (`done`, `edit`), by a rejection that sent predecessor
  * stages back (`returned`), or by a status set over it (`overridden`: a Member's status change, or
  * the task itself being sent back by a successor's rejection).

@@ -24,6 +24,7 @@ import enTasks from './locales/en/tasks.json';
 import enTeams from './locales/en/teams.json';
 import enWorkspaces from './locales/en/workspaces.json';
 import enWorkspacesWeb from './locales/en/workspaces-web.json';
+import enTime from './locales/en/time.json';
 
 /**
  * Translations shared by the server (error messages, e-mails) and the web app. Keys are the English
@@ -57,4 +58,5 @@ export const en: Record<string, string> = {
   ...enKeyboard,
   ...enWorkspaces,
   ...enWorkspacesWeb,
+  ...enTime,
 };

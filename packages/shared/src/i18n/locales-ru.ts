@@ -24,6 +24,7 @@ import ruTasks from './locales/ru/tasks.json';
 import ruTeams from './locales/ru/teams.json';
 import ruWorkspaces from './locales/ru/workspaces.json';
 import ruWorkspacesWeb from './locales/ru/workspaces-web.json';
+import ruTime from './locales/ru/time.json';
 
 /** The Russian translations (see locales-en.ts); the web app loads them only for a Russian reader. */
 export const ru: Record<string, string> = {
@@ -53,4 +54,5 @@ export const ru: Record<string, string> = {
   ...ruKeyboard,
   ...ruWorkspaces,
   ...ruWorkspacesWeb,
+  ...ruTime,
 };

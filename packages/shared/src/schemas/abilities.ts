@@ -16,6 +16,7 @@ export const ZTaskAbilities = z.object({
   self_reviewer: z.boolean(),
   take: z.boolean(),
   remind: z.boolean(),
+  log_time: z.boolean().optional(),
 }) satisfies z.ZodType<TTaskAbilities>;
 
 export const ZRecordAbilities = z.object({
@@ -39,6 +40,7 @@ export const ZWorkspaceAbilities = z.object({
   manage_teams: z.boolean(),
   comment: z.boolean(),
   moderate_comments: z.boolean(),
+  moderate_time: z.boolean().optional(),
   attach: z.boolean(),
   projects: ZRecordAbilities,
   pipelines: ZRecordAbilities,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZTimeEvent } from './time-core';
 import { ZOffset, ZPageLimit } from '../validation';
 import { ZComment } from './comments';
 import { ZTaskStatus, ZUserRef } from './units';
@@ -99,6 +100,8 @@ export const ZLiveEvent = z.discriminatedUnion('type', [
     type: z.literal('files'),
     data: z.object({ id: z.number().int(), action: z.enum(['created', 'updated', 'deleted']) }),
   }),
+  /** A person's time on a task changed (docs/time.md): timesheets and the task's history refetch. */
+  z.object({ type: z.literal('time'), data: ZTimeEvent }),
   z.object({ type: z.literal('reset'), data: z.object({}) }),
 ]);
 export type TLiveEvent = z.infer<typeof ZLiveEvent>;

@@ -3,6 +3,7 @@ import { ReviewModes, TaskStatuses } from '../domain/tasks';
 import { Limits } from '../limits';
 import { ZDescription, ZId, ZName } from '../validation';
 import { ZStageRules } from './teams';
+import { ZEstimate } from './time-core';
 
 /**
  * The contract of projects, pipelines and stages (docs/rules.md §Pipelines, §API). The graph rules themselves
@@ -74,6 +75,11 @@ export const ZStageSettings = z.object({
   /** Days after the task becomes ready; or a fixed date; or neither. */
   default_due_days: z.number().int().min(0).max(3650).nullable(),
   default_due_date: ZIsoDate.nullable(),
+  /**
+   * The estimate (hours) each new task of the stage starts with, or null (docs/time.md). Optional
+   * in the type only: the server always sends it.
+   */
+  default_estimate_hours: ZEstimate.nullable().optional(),
 });
 export type TStageSettings = z.infer<typeof ZStageSettings>;
 /** PATCH stages/{id}/ and the bulk form: any subset. */

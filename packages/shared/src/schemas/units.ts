@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { IterationOutcomes, ReviewModes, TaskActionTypes, TaskStatuses } from '../domain/tasks';
+import { ZEstimate } from './time-core';
+import { HistoryActions, IterationOutcomes, ReviewModes, TaskStatuses } from '../domain/tasks';
 import { ZTaskAbilities } from './abilities';
 import { ZRole } from './workspaces';
 import { Limits } from '../limits';
@@ -165,7 +166,7 @@ export const ZWholeMatrixQuery = z.object({
 
 export const ZHistoryEntry = z.object({
   id: z.number().int(),
-  action: z.enum(TaskActionTypes),
+  action: z.enum(HistoryActions),
   from: ZTaskStatus.nullable(),
   to: ZTaskStatus.nullable(),
   iteration: z.number().int().nullable(),
@@ -173,6 +174,8 @@ export const ZHistoryEntry = z.object({
   comment: z.string().nullable(),
   /** Done set by hand, skipping the review (`skipsReview`, docs/review-rules.md). */
   skipped_review: z.boolean(),
+  /** `log_time`: the day and the person's hours on it after the change (0: deleted), docs/time.md. */
+  time: z.object({ date: z.string(), hours: z.number() }).nullable().optional(),
   created_at: z.string(),
 });
 
@@ -190,6 +193,13 @@ export const ZTask = z.object({
   reviewers: z.array(ZUserRef),
   due_date: z.string().nullable(),
   use_stage_defaults: z.boolean(),
+  /**
+   * Hours the task is expected to take (quarter hours), or null; the stage's default when it was
+   * made (docs/time.md). Optional in the type only: the server always sends it.
+   */
+  estimate_hours: z.number().nullable().optional(),
+  /** Hours logged on the task by everyone. Optional in the type only. */
+  spent_hours: z.number().optional(),
   iteration: z
     .object({
       number: z.number().int(),
@@ -226,6 +236,8 @@ export const ZTaskPatch = z
     reviewers: z.array(z.number().int().positive()).max(100),
     due_date: z.iso.datetime({ offset: true }).nullable(),
     use_stage_defaults: z.boolean(),
+    /** Hours in quarter-hour steps, or null for none (docs/time.md). */
+    estimate_hours: ZEstimate.nullable(),
   })
   .extend(ZTaskTeamsPatch.shape)
   .partial();

@@ -16,6 +16,9 @@ export const WebhookEvents = [
   'pipeline.updated',
   'member.joined',
   'member.removed',
+  'time.logged',
+  'time.updated',
+  'time.deleted',
 ] as const;
 export const ZWebhookEvent = z.enum(WebhookEvents);
 export type TWebhookEvent = z.infer<typeof ZWebhookEvent>;

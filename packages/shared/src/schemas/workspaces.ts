@@ -3,6 +3,7 @@ import { AssignableRoles, Roles } from '../domain/permissions';
 import { Limits } from '../limits';
 import { ZMemberAbilities, ZWorkspaceAbilities } from './abilities';
 import { ZDescription, ZName } from '../validation';
+import { EstimateMessages, isQuarterHours, TimeLimits } from './time-core';
 
 /**
  * The contract of workspaces, their team and invites (docs/rules.md §Roles, §API). Roles and who may do what
@@ -14,7 +15,17 @@ export const ZAssignableRole = z.enum(AssignableRoles);
 
 /** POST workspaces/ and PATCH workspaces/{id}/. */
 export const ZWorkspaceCreate = z.object({ name: ZName, description: ZDescription.optional() });
-export const ZWorkspacePatch = ZWorkspaceCreate.partial();
+export const ZWorkspacePatch = ZWorkspaceCreate.partial().extend({
+  /** The working day, to show estimates in days (docs/time.md); Admins. */
+  hours_per_day: z
+    .number()
+    .min(TimeLimits.hoursPerDay.min)
+    .max(TimeLimits.hoursPerDay.max)
+    .refine(isQuarterHours, {
+      message: EstimateMessages.quarterHours,
+    })
+    .optional(),
+});
 export type TWorkspaceCreate = z.infer<typeof ZWorkspaceCreate>;
 
 /** A workspace as its member sees it: `role` is the caller's, `abilities` what that role may do in it. */
@@ -26,6 +37,8 @@ export const ZWorkspace = z.object({
   role: ZRole,
   abilities: ZWorkspaceAbilities,
   members_count: z.number().int(),
+  /** Hours in a working day (default 8). Optional in the type only: the server always sends it. */
+  hours_per_day: z.number().optional(),
   created_at: z.string(),
 });
 export type TWorkspace = z.infer<typeof ZWorkspace>;

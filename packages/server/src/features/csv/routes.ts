@@ -22,7 +22,7 @@ import { importUnits, type ImportOutcome } from './import';
 const bearer = [{ bearer: [] }];
 const forbidden = 'Non-members of the workspace get 404; members without the right 403.';
 
-const csvFile = z.string().meta({
+export const csvFile = z.string().meta({
   description:
     'UTF-8 with a BOM, CRLF line ends; fields quoted when they hold `,`, `;`, a tab, a quote or a line end, ' +
     "and a `'` before `=`, `+`, `-`, `@`, a tab or a CR at the start of a field or after one of those.",
@@ -52,7 +52,7 @@ const ZOtherRefusal = z.union([
 ]);
 
 /** Exports go out as files: the CSV text with its disposition. */
-function sendCsv(reply: FastifyReply, table: CsvExport, delimiter: CsvDelimiter) {
+export function sendCsv(reply: FastifyReply, table: CsvExport, delimiter: CsvDelimiter) {
   return reply
     .type('text/csv; charset=utf-8')
     .header('content-disposition', attachmentOf(table.filename))

@@ -112,6 +112,7 @@ const sameRow = (a: StageRow, b: StageRow) =>
       'todoEnabled',
       'defaultDueDays',
       'defaultDueDate',
+      'defaultEstimateHours',
     ] as const
   ).every((key) => a[key] === b[key]);
 
@@ -121,7 +122,7 @@ async function updateStages(tx: Db, rows: StageRow[]): Promise<void> {
   const values = sql.join(
     rows.map(
       (r) =>
-        sql`(${r.id}::int, ${r.name}::varchar, ${r.description}::text, ${r.x}::float8, ${r.y}::float8, ${r.reviewMode}::varchar, ${r.skipReviewIfNoReviewers}::boolean, ${r.acceptEditAsDone}::boolean, ${r.todoEnabled}::boolean, ${r.defaultDueDays}::int, ${r.defaultDueDate}::date)`,
+        sql`(${r.id}::int, ${r.name}::varchar, ${r.description}::text, ${r.x}::float8, ${r.y}::float8, ${r.reviewMode}::varchar, ${r.skipReviewIfNoReviewers}::boolean, ${r.acceptEditAsDone}::boolean, ${r.todoEnabled}::boolean, ${r.defaultDueDays}::int, ${r.defaultDueDate}::date, ${r.defaultEstimateHours}::numeric)`,
     ),
     sql`, `,
   );
@@ -129,8 +130,9 @@ async function updateStages(tx: Db, rows: StageRow[]): Promise<void> {
     update ${stages} set
       name = v.name, description = v.description, x = v.x, y = v.y, review_mode = v.review_mode,
       skip_review_if_no_reviewers = v.skip, accept_edit_as_done = v.accept, todo_enabled = v.todo,
-      default_due_days = v.due_days, default_due_date = v.due_date, updated_at = now()
-    from (values ${values}) as v(id, name, description, x, y, review_mode, skip, accept, todo, due_days, due_date)
+      default_due_days = v.due_days, default_due_date = v.due_date, default_estimate_hours = v.estimate,
+      updated_at = now()
+    from (values ${values}) as v(id, name, description, x, y, review_mode, skip, accept, todo, due_days, due_date, estimate)
     where ${stages.id} = v.id`);
 }
 

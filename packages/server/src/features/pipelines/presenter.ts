@@ -34,6 +34,7 @@ export function presentNode(row: StageRow, people: People): TPipelineNode {
     default_reviewers: people.reviewers.get(row.id) ?? [],
     default_due_days: row.defaultDueDays,
     default_due_date: row.defaultDueDate,
+    default_estimate_hours: row.defaultEstimateHours,
   };
 }
 

@@ -22,6 +22,7 @@ export function settingsColumns(patch: TStagePatch) {
     description: patch.description,
     defaultDueDays: patch.default_due_days,
     defaultDueDate: patch.default_due_date,
+    defaultEstimateHours: patch.default_estimate_hours,
   };
   if (patch.default_due_days != null) columns.defaultDueDate = null;
   if (patch.default_due_date != null) columns.defaultDueDays = null;

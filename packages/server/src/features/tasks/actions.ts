@@ -268,8 +268,9 @@ export async function patchTask(
       { field: 'assignee_teams', ids: patch.assignee_teams },
       { field: 'reviewer_teams', ids: patch.reviewer_teams },
     ]);
-    const { status, ...change } = patch;
-    if (Object.values(change).some((v) => v !== undefined)) authorizeTaskAction(actor, 'update', current(task));
+    const { status, estimate_hours: estimate, ...change } = patch;
+    if (estimate !== undefined || Object.values(change).some((v) => v !== undefined))
+      authorizeTaskAction(actor, 'update', current(task));
     if (status !== undefined) authorizeTaskAction(actor, 'set_status', current(task));
     // Skipping review (docs/review-rules.md): on a stage that enforces it, only Admins set Done by
     // hand or make themselves a reviewer of a task they are assigned to.
@@ -277,7 +278,12 @@ export async function patchTask(
     if (!skip && status === 'done' && task.state.status !== 'done') throw enforced(ReviewRuleMessages.enforcedDone);
     const wasReviewer = task.people.reviewers.includes(userId);
     const wasAssignee = task.assignees.includes(userId);
-    const edited = await applyPeopleChange(tx, task, { change, workspaceId: scope.workspaceId, userId, now });
+    let edited = await applyPeopleChange(tx, task, { change, workspaceId: scope.workspaceId, userId, now });
+    // The estimate (docs/time.md) is the task's own from the start: no stage default follows it.
+    if (estimate !== undefined) {
+      await tx.update(tasks).set({ estimateHours: estimate, updatedAt: now }).where(eq(tasks.id, task.row.id));
+      edited = true;
+    }
     const selfReviewer = !wasReviewer && task.people.reviewers.includes(userId);
     if (!skip && selfReviewer && (wasAssignee || task.assignees.includes(userId)))
       throw enforced(ReviewRuleMessages.enforcedSelfReviewer);

@@ -38,6 +38,7 @@ async function newTaskShapes(db: Db, pipelineId: number, stageIds?: number[]) {
       acceptEditAsDone: stages.acceptEditAsDone,
       dueDays: stages.defaultDueDays,
       dueDate: stages.defaultDueDate,
+      estimate: stages.defaultEstimateHours,
     })
     .from(stages)
     .where(eq(stages.pipelineId, pipelineId));
@@ -55,6 +56,7 @@ async function newTaskShapes(db: Db, pipelineId: number, stageIds?: number[]) {
       ready: stagePredecessors(graph, edges, node.id).length === 0,
       due_days: node.dueDays,
       due_date: node.dueDate,
+      estimate: node.estimate,
     }));
 }
 
@@ -67,7 +69,9 @@ export async function lockGraphForShare(tx: Db, pipelineId: number): Promise<voi
 }
 
 /** The columns of a new task's shape `s` (from `newTaskShapes`), as `json_to_recordset` reads them. */
-const shapeColumns = sql.raw('s(stage_id int, status text, ready boolean, due_days int, due_date date)');
+const shapeColumns = sql.raw(
+  's(stage_id int, status text, ready boolean, due_days int, due_date date, estimate numeric)',
+);
 
 /**
  * Inserts units and all their tasks (one per stage of kind `stage`) in ONE statement: the units
@@ -105,9 +109,9 @@ export async function insertUnitsWithTasks(
       order by n.ord
       returning id, name),
     new_tasks as (
-      insert into tasks (unit_id, stage_id, pipeline_id, status, ready_at, effective_due, created_at, updated_at)
+      insert into tasks (unit_id, stage_id, pipeline_id, status, ready_at, effective_due, estimate_hours, created_at, updated_at)
       select u.id, s.stage_id, ${pipelineId}, s.status, r.ready_at, stage_due(s.due_date, s.due_days, r.ready_at),
-        ${at(now)}, ${at(now)}
+        s.estimate, ${at(now)}, ${at(now)}
       from new_units u cross join json_to_recordset(${JSON.stringify(shapes)}::json) as ${shapeColumns}
       cross join lateral (select case when s.ready then ${at(now)} end as ready_at) r)
     select id, name from new_units order by id`,
@@ -125,8 +129,8 @@ export async function createTasksForStages(
   const shapes = await newTaskShapes(tx, pipelineId, stageIds);
   if (shapes.length === 0) return;
   await tx.execute(sql`
-    insert into tasks (unit_id, stage_id, pipeline_id, status, effective_due, created_at, updated_at)
-    select u.id, s.stage_id, ${pipelineId}, s.status, stage_due(s.due_date, s.due_days, null), ${at(now)}, ${at(now)}
+    insert into tasks (unit_id, stage_id, pipeline_id, status, effective_due, estimate_hours, created_at, updated_at)
+    select u.id, s.stage_id, ${pipelineId}, s.status, stage_due(s.due_date, s.due_days, null), s.estimate, ${at(now)}, ${at(now)}
     from units u cross join json_to_recordset(${JSON.stringify(shapes)}::json) as ${shapeColumns}
     where u.pipeline_id = ${pipelineId}`);
 }

@@ -13,4 +13,5 @@ export { exportTasks } from './list';
 export { loadCells, loadGraph, loadGraphFor, type PipelineGraph, type PipelineGraphFor } from './read';
 export { at, effectiveDue, idList, overdueAt, readySql, rowsOf, stageDue, tasksOfPerson } from './sql';
 export { effectivePeople } from './state';
+export { effectivePeopleRows } from './context';
 export { tasksOfTeam } from './teams';

@@ -238,8 +238,12 @@ type TaskDetailRow = TaskRow &
       iteration: number | null;
       actor: number | null;
       comment: string | null;
+      log_date: string | null;
+      log_hours: number | null;
       created_at: string;
     }[];
+    estimateHours: number | null;
+    spentHours: number;
     users: { id: number; username: string; firstName: string; lastName: string }[];
   };
 
@@ -255,8 +259,10 @@ export function taskDetail(userId: number, taskId: number): SQL {
           as "siblings",
         (select coalesce(json_agg(json_build_object('id', h.id, 'action', h.action, 'from', h.from_status,
             'to', h.to_status, 'iteration', h.iteration, 'actor', h.actor_id, 'comment', h.comment,
-            'created_at', h.created_at) order by h.created_at, h.id), '[]')
+            'log_date', h.log_date, 'log_hours', h.log_hours::float8, 'created_at', h.created_at) order by h.created_at, h.id), '[]')
           from task_history h where h.task_id = tk.id) as "history",
+        tk.estimate_hours::float8 as "estimateHours",
+        (select coalesce(sum(tl.hours), 0)::float8 from time_logs tl where tl.task_id = tk.id) as "spentHours",
         (select coalesce(json_agg(json_build_object('id', us.id, 'username', us.username,
             'firstName', us.first_name, 'lastName', us.last_name)), '[]')
           from users us where us.id in (
@@ -334,8 +340,11 @@ export async function loadTask(db: Db, { userId, taskId }: { userId: number; tas
       return_to: iteration.returnTo,
     },
     predecessors,
-    history: row.history.map((h) => ({
+    estimate_hours: row.estimateHours,
+    spent_hours: row.spentHours,
+    history: row.history.map(({ log_date, log_hours, ...h }) => ({
       ...h,
+      time: log_date === null ? null : { date: log_date, hours: log_hours ?? 0 },
       actor: h.actor === null ? null : ref(h.actor),
       skipped_review: skipsReview(h),
       created_at: new Date(h.created_at).toISOString(),

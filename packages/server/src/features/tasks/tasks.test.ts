@@ -52,6 +52,8 @@ describe('abilities sent with the task', () => {
       self_reviewer: false,
       take: false,
       remind: false,
+      // A reviewer logs time whatever their role (docs/time.md).
+      log_time: true,
     });
     const member = await get(s.team.member, s.id);
     expect(member.abilities).toMatchObject({

@@ -15,6 +15,7 @@ export type WorkspaceRow = {
   createdAt: Date;
   role: TRole;
   membersCount: number;
+  hoursPerDay: number;
   owner: { id: number; firstName: string; lastName: string; username: string };
 };
 
@@ -28,6 +29,7 @@ export function presentWorkspace(row: WorkspaceRow): TWorkspace {
     role: row.role,
     abilities: workspaceAbilities(row.role),
     members_count: row.membersCount,
+    hours_per_day: row.hoursPerDay,
     created_at: row.createdAt.toISOString(),
   };
 }

@@ -34,6 +34,7 @@ async function selectWorkspaces(db: Db, { userId, workspaceId }: { userId: numbe
       name: workspaces.name,
       description: workspaces.description,
       createdAt: workspaces.createdAt,
+      hoursPerDay: workspaces.hoursPerDay,
       role: memberships.role,
       membersCount: sql<number>`(select count(*)::int from ${memberships} m where m.workspace_id = ${workspaces.id})`,
       owner: { id: owners.id, firstName: owners.firstName, lastName: owners.lastName, username: owners.username },
@@ -97,11 +98,17 @@ export async function createWorkspace(
 /** PATCH workspaces/{id}/ (Admin and above). */
 export async function updateWorkspace(
   db: Db,
-  { userId, workspaceId, patch }: { userId: number; workspaceId: number; patch: Partial<TWorkspaceCreate> },
+  {
+    userId,
+    workspaceId,
+    patch,
+  }: { userId: number; workspaceId: number; patch: Partial<TWorkspaceCreate> & { hours_per_day?: number } },
 ) {
   await authorizeIn(db, { userId, workspaceId, resource: 'workspace', action: 'update' });
   const changes = Object.fromEntries(
-    Object.entries({ name: patch.name, description: patch.description }).filter(([, v]) => v !== undefined),
+    Object.entries({ name: patch.name, description: patch.description, hoursPerDay: patch.hours_per_day }).filter(
+      ([, v]) => v !== undefined,
+    ),
   );
   if (Object.keys(changes).length > 0) {
     await db

@@ -15,6 +15,7 @@ import {
 import { useDisclosure, useLocalStorage } from '@mantine/hooks';
 import {
   IconBell,
+  IconClockHour4,
   IconChevronDown,
   IconHome,
   IconLayoutSidebar,
@@ -44,6 +45,7 @@ const navigation = [
   { to: paths.app.dashboard(), label: 'My work', Icon: IconHome, exact: true },
   { to: paths.app.workspaces(), label: 'Workspaces', Icon: IconUsersGroup, exact: false },
   { to: paths.app.notifications(), label: 'Notifications', Icon: IconBell, exact: false },
+  { to: paths.app.time(), label: 'Time', Icon: IconClockHour4, exact: false },
   { to: paths.app.quickstart(), label: 'Quickstart', Icon: IconRocket, exact: false },
   { to: paths.app.profile(), label: 'Profile', Icon: IconUser, exact: false },
 ];

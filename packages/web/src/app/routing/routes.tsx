@@ -116,6 +116,7 @@ export const routes: RouteObject[] = [
             lazy: lazyScreen(() => import('../../features/workspaces/routes/workspace-settings')),
           },
           { path: 'profile', lazy: lazyScreen(() => import('../../features/profile/routes/profile')) },
+          { path: 'time', lazy: lazyScreen(() => import('../../features/time/routes/timesheet')) },
           {
             path: 'notifications',
             lazy: lazyScreen(() => import('../../features/notifications/routes/notifications')),

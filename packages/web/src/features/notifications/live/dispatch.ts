@@ -8,6 +8,7 @@ import { pipelineKeys } from '../../pipelines/crud';
 import { isWorkloadKey, projectKeys } from '../../projects';
 import { reportKeys } from '../../reports';
 import { taskKeys } from '../../tasks';
+import { timeKeys } from '../../time';
 import { taskChanged, unitKeys } from '../../units';
 import { notificationKeys } from '../api';
 import { browserNotificationWanted, showBrowserNotification } from '../lib/browser-notifications';
@@ -90,6 +91,11 @@ export function dispatchLiveEvent(event: TLiveEvent, deps: TDispatchDeps): void 
       invalidate(attachmentKeys.all);
       invalidate(unitKeys.matrices()); // the paperclip counts
       invalidate(unitKeys.wholes());
+      return;
+    case 'time':
+      // Someone's time changed (docs/time.md): timesheets, and the task's history and spent hours.
+      invalidate(timeKeys.all);
+      invalidate(taskKeys.detail(event.data.task));
       return;
     case 'reset':
       void queryClient.invalidateQueries();

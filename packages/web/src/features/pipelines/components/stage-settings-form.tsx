@@ -130,6 +130,8 @@ function StageSettingsForm({
         return value === null ? t('Field is required') : issueOf(ZStageSettings.shape.default_due_days, value, t);
       },
       default_due_date: (value, values) => (values.due_mode === 'date' && !value ? t('Field is required') : null),
+      default_estimate_hours: (value) =>
+        value === null || value === undefined ? null : issueOf(ZStageSettings.shape.default_estimate_hours, value, t),
     },
   });
   const touch = (...fields: TStageField[]) =>
@@ -287,6 +289,22 @@ function StageSettingsForm({
             data-testid="stage-settings-due-date"
           />
         ) : null}
+        {/* The estimate each new task of the stage starts with (docs/time.md). */}
+        <NumberInput
+          label={t('Default estimate, hours')}
+          min={0}
+          step={0.25}
+          decimalScale={2}
+          allowNegative={false}
+          placeholder={mixedHint('default_estimate_hours')}
+          value={form.values.default_estimate_hours ?? ''}
+          onChange={(value) => {
+            touch('default_estimate_hours');
+            form.setFieldValue('default_estimate_hours', typeof value === 'number' ? value : null);
+          }}
+          error={form.errors.default_estimate_hours}
+          data-testid="stage-settings-default-estimate"
+        />
         {boolField('todo_enabled', t('To do enabled'))}
         <Select
           label={t('Review mode')}

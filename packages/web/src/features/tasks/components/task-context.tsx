@@ -21,6 +21,7 @@ const actionLabels: Record<string, string> = {
   set_status: 'Status changed',
   set_reviewers: 'Reviewers changed',
   send_back: 'Sent back for revision',
+  log_time: 'Logged time',
   create: 'Created',
 };
 
@@ -143,6 +144,11 @@ export function TaskContext({ task }: { task: TTask }) {
                   {entry.to ? <TaskStatusBadge status={entry.to} size="xs" /> : null}
                 </Group>
                 {entry.action === 'submit' ? <HistoryFiles files={ofRound(entry.iteration)} /> : null}
+                {entry.time ? (
+                  <Text size="sm" mt={4} data-testid="task-history-time">
+                    {t('{{hours}} h on {{date}}', { hours: entry.time.hours, date: entry.time.date })}
+                  </Text>
+                ) : null}
                 {entry.comment ? (
                   <Text size="sm" mt={4} style={{ whiteSpace: 'pre-wrap' }} data-testid="task-history-comment">
                     {entry.comment}

@@ -6,6 +6,7 @@ import { useDates } from '../../../shared/i18n/use-dates';
 import { TaskActions } from './task-actions';
 import { TaskAssignment } from './task-assignment';
 import { TaskTeams } from './task-teams';
+import { TaskTime } from './task-time';
 import { TaskFlags, TaskStatusBadge } from '../../../shared/ui/task-status-badge';
 
 function Field({ label, children }: { label: string; children: React.ReactNode }) {
@@ -139,6 +140,7 @@ export function TaskDetails({ task }: { task: TTask }) {
       </SimpleGrid>
       <TaskActions task={task} />
       <TaskTeams task={task} />
+      <TaskTime task={task} />
       <Divider />
       <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="xl">
         <TaskAssignment task={task} workspaceId={task.project.workspace} editable={task.abilities.update} />

@@ -46,6 +46,9 @@ export const eventLabels: Record<(typeof WebhookEvents)[number], string> = {
   'pipeline.updated': 'A pipeline is edited',
   'member.joined': 'Someone joins the workspace',
   'member.removed': 'Someone leaves or is removed',
+  'time.logged': 'Someone logs time',
+  'time.updated': 'A time log is changed',
+  'time.deleted': 'A time log is deleted',
 };
 
 /**
