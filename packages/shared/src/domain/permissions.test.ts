@@ -28,6 +28,9 @@ const expected: Record<string, TRole[]> = {
   'stage.update': ['member', 'admin', 'owner'],
   'team.view': ['guest', 'member', 'admin', 'owner'],
   'team.manage': ['admin', 'owner'],
+  // docs/time.md: any Member logs time; a task's assignees and reviewers of any role too (canLogTime).
+  'time.log': ['member', 'admin', 'owner'],
+  'time.moderate': ['admin', 'owner'],
   'task.view': ['guest', 'member', 'admin', 'owner'],
   'task.work': ['member', 'admin', 'owner'],
   'task.set_status': ['member', 'admin', 'owner'],
