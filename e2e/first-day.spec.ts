@@ -119,7 +119,7 @@ test('the invite box: a long entry wraps, the invalid ones are named, the valid 
     if (response.url().includes('/api/') && response.status() >= 400)
       logged.push(`${response.status()} ${response.url()}`);
   });
-  await page.goto(`/app/workspaces/${workspace.id}/settings`);
+  await page.goto(`/app/workspaces/${workspace.id}/settings/people`);
   await expect(page.getByTestId('link-generate')).toBeVisible();
 
   const long = `${'a-very-long-address-'.repeat(20)}@example.com`;

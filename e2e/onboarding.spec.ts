@@ -333,6 +333,9 @@ test.describe('the first day of a new team (issue 39)', () => {
     await page.getByTestId('quickstart-project-submit').click();
     await page.getByTestId('quickstart-pipeline-name').fill('Shots');
     await page.getByTestId('quickstart-pipeline-create').click();
+    // The example names are placeholders (decision 197): the stages are named to be saved.
+    await page.getByTestId('quickstart-stage-name').nth(0).fill('Layout');
+    await page.getByTestId('quickstart-stage-name').nth(1).fill('Lighting');
     await page.getByTestId('quickstart-stages-save').click();
     await page.getByTestId('quickstart-pipeline-next').click();
     await expect(page.getByTestId('quickstart-done')).toBeVisible();

@@ -152,10 +152,12 @@ function Flow({ user, records, signedInHere }: { user: TMe | null; records: TRec
     const stored = user ? storage.get(stepKey(user.id)) : null;
     return resumeStep(start, isQuickstartStep(stored) ? stored : null);
   });
-  // The step the person is on, for a reload (decision 197).
+  // The step the person is on, for a reload (decision 197); written when the step changes, not when
+  // the user record does (a skip changes it on the way out, after forgetting the step).
+  const userId = user?.id;
   useEffect(() => {
-    if (user) storage.set(stepKey(user.id), active);
-  }, [user, active]);
+    if (userId !== undefined) storage.set(stepKey(userId), active);
+  }, [userId, active]);
   const go = (step: TQuickstartStep) => setActive(step);
   // A signed-in user has nothing to do on the account step: it is passed over.
   const next = () =>
@@ -186,6 +188,8 @@ function Flow({ user, records, signedInHere }: { user: TMe | null; records: TRec
         return; // The transport has said why; the visitor stays on the quickstart.
       }
     }
+    // A skip ends this visit: coming back resumes where the records stop, not at this step (decision 197).
+    if (user) storage.remove(stepKey(user.id));
     await navigate(paths.app.dashboard());
   };
   const labels: Record<TQuickstartStep, string> = {
