@@ -1,5 +1,5 @@
 import { registerUser } from './support/accounts';
-import { call, openAs } from './support/api';
+import { call, openAs, twoInputsPipeline } from './support/api';
 import { expect, test } from './support/fixtures';
 
 /**
@@ -23,50 +23,12 @@ test('a reviewer sends a task back to its two predecessors; a watcher sees both 
     workspace: workspace.id,
     name: 'Ep2',
   });
-  const pipeline = await call<{ id: number; version: number; nodes: { id: number; kind: string; name: string }[] }>(
-    request,
-    lead,
-    'POST',
-    'pipelines/',
-    { project: project.id, name: 'Shots' },
-  );
-  const root = pipeline.nodes.find((n) => n.kind === 'root')!;
-  const end = pipeline.nodes.find((n) => n.kind === 'end')!;
-  const stage = (tmp_id: string, name: string, x: number) => ({
-    tmp_id,
-    kind: 'stage',
-    name,
-    x,
-    y: 0,
+  const { pipeline: pipelineId, stages } = await twoInputsPipeline(request, lead, project.id, {
     default_reviewers: [lead.id],
   });
-  const saved = await call<{ id_map: Record<string, number> }>(
-    request,
-    lead,
-    'PUT',
-    `pipelines/${pipeline.id}/graph/`,
-    {
-      version: pipeline.version,
-      nodes: [
-        { id: root.id, kind: 'root', name: root.name, x: 0, y: 0 },
-        stage('model', 'Model', 200),
-        stage('rig', 'Rig', 200),
-        stage('anim', 'Animation', 400),
-        { id: end.id, kind: 'end', name: end.name, x: 600, y: 0 },
-      ],
-      edges: [
-        { source: root.id, target: 'model' },
-        { source: root.id, target: 'rig' },
-        { source: 'model', target: 'anim' },
-        { source: 'rig', target: 'anim' },
-        { source: 'anim', target: end.id },
-      ],
-    },
-  );
-  const stages = saved.id_map as { model: number; rig: number; anim: number };
   await call(request, lead, 'POST', 'units/batch/', {
     project: project.id,
-    pipeline: pipeline.id,
+    pipeline: pipelineId,
     template: 'Shot {count}',
     count: 1,
     start: 10,
@@ -76,7 +38,7 @@ test('a reviewer sends a task back to its two predecessors; a watcher sees both 
     request,
     lead,
     'GET',
-    `tasks/?pipeline=${pipeline.id}&limit=100`,
+    `tasks/?pipeline=${pipelineId}&limit=100`,
   );
   const taskAt = (stageId: number) => list.results.find((t) => t.stage.id === stageId)!.id;
   const [model, rig, anim] = [taskAt(stages.model), taskAt(stages.rig), taskAt(stages.anim)];

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { registerUser } from './support/accounts';
-import { call, openAs as open } from './support/api';
+import { call, openAs as open, twoInputsPipeline } from './support/api';
 import { expect, snap, test } from './support/fixtures';
 
 const status = (page: Page) => page.getByTestId('task-status');
@@ -22,47 +22,10 @@ test('batch units, work a task through review by two reviewers, send a task back
     workspace: workspace.id,
     name: 'Ep1',
   });
-  const pipeline = await call<{
-    id: number;
-    version: number;
-    nodes: { id: number; kind: string; x: number; y: number; name: string }[];
-  }>(request, lead, 'POST', 'pipelines/', { project: project.id, name: 'Shots' });
-  const root = pipeline.nodes.find((n) => n.kind === 'root')!;
-  const end = pipeline.nodes.find((n) => n.kind === 'end')!;
-  const reviewers = [lead.id, artist.id];
-  const stage = (tmp_id: string, name: string, x: number) => ({
-    tmp_id,
-    kind: 'stage',
-    name,
-    x,
-    y: 0,
-    default_reviewers: reviewers,
+  const { pipeline: pipelineId, stages: stageIds } = await twoInputsPipeline(request, lead, project.id, {
+    default_reviewers: [lead.id, artist.id],
     review_mode: 'each_immediate',
   });
-  const saved = await call<{ id_map: Record<string, number> }>(
-    request,
-    lead,
-    'PUT',
-    `pipelines/${pipeline.id}/graph/`,
-    {
-      version: pipeline.version,
-      nodes: [
-        { id: root.id, kind: 'root', name: root.name, x: 0, y: 0 },
-        stage('model', 'Model', 200),
-        stage('rig', 'Rig', 200),
-        stage('anim', 'Animation', 400),
-        { id: end.id, kind: 'end', name: end.name, x: 600, y: 0 },
-      ],
-      edges: [
-        { source: root.id, target: 'model' },
-        { source: root.id, target: 'rig' },
-        { source: 'model', target: 'anim' },
-        { source: 'rig', target: 'anim' },
-        { source: 'anim', target: end.id },
-      ],
-    },
-  );
-  const stageIds = saved.id_map as { model: number; rig: number; anim: number };
 
   const a = await open(browser, baseURL, lead, workspace.id);
   const b = await open(browser, baseURL, artist, workspace.id);
@@ -116,7 +79,7 @@ test('batch units, work a task through review by two reviewers, send a task back
       request,
       lead,
       'GET',
-      `tasks/?pipeline=${pipeline.id}&limit=100`,
+      `tasks/?pipeline=${pipelineId}&limit=100`,
     );
     return list.results.filter((t) => t.unit.name === name);
   };

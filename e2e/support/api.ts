@@ -100,3 +100,50 @@ export async function oneStagePipeline(
   }
   return { pipeline: pipeline.id, stage: stageId, tasks };
 }
+
+/**
+ * A pipeline whose Animation stage has two inputs, Model and Rig (Start → Model, Rig → Animation →
+ * End), every stage with the settings of `stage` (its reviewers, review mode…): answers the
+ * pipeline's id and the three stages' ids.
+ */
+export async function twoInputsPipeline(
+  request: APIRequestContext,
+  lead: TestUser,
+  project: number,
+  stage: Record<string, unknown>,
+): Promise<{ pipeline: number; stages: { model: number; rig: number; anim: number } }> {
+  const pipeline = await call<{ id: number; version: number; nodes: { id: number; kind: string; name: string }[] }>(
+    request,
+    lead,
+    'POST',
+    'pipelines/',
+    { project, name: 'Shots' },
+  );
+  const root = pipeline.nodes.find((n) => n.kind === 'root')!;
+  const end = pipeline.nodes.find((n) => n.kind === 'end')!;
+  const node = (tmp_id: string, name: string, x: number) => ({ tmp_id, kind: 'stage', name, x, y: 0, ...stage });
+  const saved = await call<{ id_map: Record<string, number> }>(
+    request,
+    lead,
+    'PUT',
+    `pipelines/${pipeline.id}/graph/`,
+    {
+      version: pipeline.version,
+      nodes: [
+        { id: root.id, kind: 'root', name: root.name, x: 0, y: 0 },
+        node('model', 'Model', 200),
+        node('rig', 'Rig', 200),
+        node('anim', 'Animation', 400),
+        { id: end.id, kind: 'end', name: end.name, x: 600, y: 0 },
+      ],
+      edges: [
+        { source: root.id, target: 'model' },
+        { source: root.id, target: 'rig' },
+        { source: 'model', target: 'anim' },
+        { source: 'rig', target: 'anim' },
+        { source: 'anim', target: end.id },
+      ],
+    },
+  );
+  return { pipeline: pipeline.id, stages: saved.id_map as { model: number; rig: number; anim: number } };
+}

@@ -15,17 +15,8 @@ import {
 import type { Db } from '../../db';
 import { callerOf } from '../auth';
 import { csvFile, sendCsv } from '../csv';
-import {
-  currentTimer,
-  deleteTimeLog,
-  discardTimer,
-  exportTimeLogs,
-  listTimeLogs,
-  logTime,
-  startTimer,
-  stopTimer,
-  updateTimeLog,
-} from './service';
+import { deleteTimeLog, exportTimeLogs, listTimeLogs, logTime, updateTimeLog } from './service';
+import { currentTimer, discardTimer, startTimer, stopTimer } from './timer';
 
 const bearer = [{ bearer: [] }];
 const tags = ['time'];

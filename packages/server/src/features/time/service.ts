@@ -2,12 +2,10 @@ import { sql, type SQL } from 'drizzle-orm';
 import { can, canLogTime, personName, Roles, TimeLimits, type TRole, type TTimeEvent } from '@stageline/shared';
 import {
   TimeMessages,
-  timerHours,
   type TTimeLog,
   type TTimeLogCreate,
   type TTimeLogPatch,
   type TTimeLogQuery,
-  type TTimerState,
 } from '@stageline/shared/time';
 import { rowsOf, type Db } from '../../db';
 import { AppError, FieldError } from '../../http/errors';
@@ -17,7 +15,7 @@ import { actorIn, authorize } from '../workspaces';
 import { authorizeProject } from '../projects';
 
 /**
- * Time logs and timers (docs/time.md). Logging is one transaction of at most five statements:
+ * Time logs (docs/time.md; the timer, which ends in a log, is `timer.ts`). Logging is one transaction of at most five statements:
  * BEGIN; the task's scope with the caller's role and involvement, under an advisory lock on the
  * person's day (so two logs of the same day cannot both pass the 24 h check); the log's upsert with
  * the day check, its history row and the answer's names in one statement; the live event with the
@@ -58,7 +56,7 @@ const logSelect = (from: SQL) => sql`
   from ${from} tl join users us on us.id = tl.user_id join tasks tk on tk.id = tl.task_id
   join units un on un.id = tk.unit_id join stages st on st.id = tk.stage_id join projects pr on pr.id = tl.project_id`;
 
-const iso = (value: string | Date) => new Date(value).toISOString();
+export const iso = (value: string | Date) => new Date(value).toISOString();
 
 function present(row: LogRow): TTimeLog {
   return {
@@ -76,7 +74,7 @@ function present(row: LogRow): TTimeLog {
 }
 
 /** Today's date in UTC (YYYY-MM-DD), and `days` after a date. */
-const utcDay = (at: Date) => at.toISOString().slice(0, 10);
+export const utcDay = (at: Date) => at.toISOString().slice(0, 10);
 function addDays(day: string, days: number): string {
   const date = new Date(`${day}T00:00:00Z`);
   date.setUTCDate(date.getUTCDate() + days);
@@ -104,7 +102,10 @@ type TaskScope = {
  * whether they are an assignee or reviewer (directly, by the stage's defaults or through a team);
  * with `lockDay`, takes the lock of the caller's day. One statement.
  */
-async function taskScope(tx: Db, { userId, taskId, lockDay }: { userId: number; taskId: number; lockDay?: string }) {
+export async function taskScope(
+  tx: Db,
+  { userId, taskId, lockDay }: { userId: number; taskId: number; lockDay?: string },
+) {
   const workspace = sql`project_.workspace_id`;
   const [row] = await rowsOf<TaskScope & { locked?: unknown }>(
     tx,
@@ -126,7 +127,7 @@ async function taskScope(tx: Db, { userId, taskId, lockDay }: { userId: number; 
 }
 
 /** Refuses a day before the project (a day's grace for time zones) or more than a year ahead. */
-function assertDay(date: string, projectDay: string, now: Date): void {
+export function assertDay(date: string, projectDay: string, now: Date): void {
   if (date < addDays(projectDay, -1)) throw new FieldError({ date: [TimeMessages.beforeProject] });
   if (date > addDays(utcDay(now), TimeLimits.futureDays)) throw new FieldError({ date: [TimeMessages.tooFarAhead] });
 }
@@ -156,7 +157,7 @@ async function announce(tx: Db, log: TTimeLog, action: TTimeEvent['action']): Pr
 }
 
 /** Adds `hours` to the person's day on the task (a new row or the day's row), within 24 h a day. */
-async function addTime(
+export async function addTime(
   tx: Db,
   { scope, userId, input, now }: { scope: TaskScope; userId: number; input: TTimeLogCreate; now: Date },
 ): Promise<TTimeLog> {
@@ -316,89 +317,4 @@ export async function exportTimeLogs(db: Db, { userId, query }: { userId: number
       log.note,
     ]),
   };
-}
-
-type TimerRow = {
-  taskId: number;
-  unitName: string;
-  stageName: string;
-  projectId: number;
-  projectName: string;
-  startedAt: string | Date;
-};
-
-/** The caller's running timer with the names it shows; only in workspaces they are still in. */
-async function timerOf(db: Db, userId: number): Promise<TimerRow | undefined> {
-  const [row] = await rowsOf<TimerRow>(
-    db,
-    sql`select ti.task_id as "taskId", un.name as "unitName", st.name as "stageName", pr.id as "projectId",
-        pr.name as "projectName", ti.started_at as "startedAt"
-      from timers ti join tasks tk on tk.id = ti.task_id join units un on un.id = tk.unit_id
-      join stages st on st.id = tk.stage_id join projects pr on pr.id = un.project_id
-      join memberships m on m.workspace_id = pr.workspace_id and m.user_id = ti.user_id
-      where ti.user_id = ${userId}`,
-  );
-  return row;
-}
-
-const presentTimer = (row: TimerRow | undefined): TTimerState => ({
-  timer: row
-    ? {
-        task: { id: row.taskId, unit: row.unitName, stage: row.stageName },
-        project: { id: row.projectId, name: row.projectName },
-        started_at: iso(row.startedAt),
-      }
-    : null,
-});
-
-/** GET timer/: the caller's running timer, or null. */
-export async function currentTimer(db: Db, { userId }: { userId: number }): Promise<TTimerState> {
-  return presentTimer(await timerOf(db, userId));
-}
-
-/** POST tasks/{id}/timer/start/: one running timer per person (409 while another runs). */
-export async function startTimer(db: Db, { userId, taskId }: { userId: number; taskId: number }) {
-  await db.transaction(async (tx) => {
-    await taskScope(tx, { userId, taskId });
-    const inserted = await rowsOf<{ userId: number }>(
-      tx,
-      sql`insert into timers (user_id, task_id, started_at) values (${userId}, ${taskId}, now())
-        on conflict (user_id) do nothing returning user_id as "userId"`,
-    );
-    if (inserted.length === 0) throw new AppError('conflict', TimeMessages.timerRunning);
-  });
-  return currentTimer(db, { userId });
-}
-
-/**
- * POST timer/stop/: the elapsed time, rounded up to a quarter hour, is added to the caller's day
- * `date` (the client's today; UTC's when not given) on the timer's task, as a log would be.
- */
-export async function stopTimer(
-  db: Db,
-  { userId, date, note }: { userId: number; date?: string; note?: string },
-): Promise<{ log: TTimeLog }> {
-  const now = new Date();
-  const day = date ?? utcDay(now);
-  return db.transaction(async (tx) => {
-    const [timer] = await rowsOf<{ taskId: number; startedAt: string | Date }>(
-      tx,
-      sql`delete from timers where user_id = ${userId} returning task_id as "taskId", started_at as "startedAt"`,
-    );
-    if (!timer) throw new AppError('conflict', TimeMessages.noTimer);
-    const scope = await taskScope(tx, { userId, taskId: timer.taskId, lockDay: day });
-    assertDay(day, scope.projectDay, now);
-    const hours = Math.min(timerHours(now.getTime() - new Date(timer.startedAt).getTime()), TimeLimits.dayHours.max);
-    const log = await addTime(tx, { scope, userId, input: { date: day, hours, ...(note ? { note } : {}) }, now });
-    return { log };
-  });
-}
-
-/** DELETE timer/: the running timer is dropped without a log. */
-export async function discardTimer(db: Db, { userId }: { userId: number }): Promise<void> {
-  const gone = await rowsOf<{ userId: number }>(
-    db,
-    sql`delete from timers where user_id = ${userId} returning user_id as "userId"`,
-  );
-  if (gone.length === 0) throw new AppError('conflict', TimeMessages.noTimer);
 }

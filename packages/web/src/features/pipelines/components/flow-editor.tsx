@@ -1,3 +1,5 @@
+// One file on purpose: the editor's composition root. It wires the store, React Flow's handlers and the
+// hooks and dialogs that each live in their own file; split, the same dozen handles would be passed round.
 import { Alert, Badge, Button, Group, Stack, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { Panel, useReactFlow, type Connection, type FinalConnectionState, type OnConnectEnd } from '@xyflow/react';
@@ -14,10 +16,10 @@ import {
   type TPipeline,
   type TPipelineNode,
 } from '@stageline/shared';
-import { useRegisterCommands } from '../../../shared/lib/commands';
 import { pipelineQuery } from '../api';
 import { useDialog } from '../hooks/use-dialog';
 import { useFlowKeyboard } from '../hooks/use-flow-keyboard';
+import { useStageMenus } from '../hooks/use-stage-menus';
 import { useFullscreen } from '../hooks/use-fullscreen';
 import { useAddStage } from '../hooks/use-add-stage';
 import { useGraphSave, type TSaveQuestion } from '../hooks/use-graph-save';
@@ -31,7 +33,7 @@ import classes from './flow.module.css';
 import { FlowToolbar } from './flow-toolbar';
 import { LiveRegion, useAnnouncer } from './live-region';
 import { PipelineDiagram } from './pipeline-diagram';
-import { StageContextMenu, type TContextMenuAt } from './stage-context-menu';
+import { StageContextMenu } from './stage-context-menu';
 import { StageLinkDialog } from './stage-link-dialog';
 import { StageSettingsDrawerOnDemand } from './stage-settings-on-demand';
 
@@ -261,38 +263,13 @@ export function FlowEditor({ pipeline, projectId }: { pipeline: TPipeline; proje
     }),
     [store, openSettings],
   );
-  // A stage's context menu (decision 201): the stage becomes the selection, the menu opens at the pointer.
-  const [contextAt, setContextAt] = useState<TContextMenuAt | null>(null);
-  const onNodeContextMenu = useCallback(
-    (event: MouseEvent, node: TFlowNode) => {
-      if (node.data.kind !== 'stage') return;
-      event.preventDefault();
-      const s = store.getState();
-      s.onNodesChange(s.nodes.map((n) => ({ type: 'select', id: n.id, selected: n.id === node.id })));
-      setContextAt({ x: event.clientX, y: event.clientY, nodeId: node.id });
-    },
-    [store],
-  );
-  const deleteStage = useCallback(
-    (id: string) => {
-      store.getState().onNodesChange([{ type: 'remove', id }]);
-      store.getState().commit();
-    },
-    [store],
-  );
-  // The palette offers adding a stage and the selection's settings (decision 201).
-  useRegisterCommands('flow-editor', [
-    { id: 'flow.add-stage', label: t('Add stage'), run: addStage.next },
-    ...(selectedCount > 0
-      ? [
-          {
-            id: 'flow.stage-settings',
-            label: selectedCount === 1 ? t('Stage settings') : t('Edit {{count}} stages', { count: selectedCount }),
-            run: () => void openSettings(selectedStageIds(store.getState().nodes)),
-          },
-        ]
-      : []),
-  ]);
+  const menus = useStageMenus({
+    store,
+    selectedIds: () => selectedStageIds(store.getState().nodes),
+    selectedCount,
+    addStage: addStage.next,
+    openSettings: (ids) => void openSettings(ids),
+  });
   const ariaLabelConfig = useMemo(() => {
     const keys = t(
       'Arrow keys: go to the nearest stage that way. Shift+arrow: move it. N: add a stage after it. C: connect it, D: disconnect it. Enter: its settings. Delete: delete it. Space: select it.',
@@ -375,7 +352,7 @@ export function FlowEditor({ pipeline, projectId }: { pipeline: TPipeline; proje
           onSelectionDragStop={commit}
           onDelete={commit}
           onNodeDoubleClick={onNodeDoubleClick}
-          onNodeContextMenu={onNodeContextMenu}
+          onNodeContextMenu={menus.onNodeContextMenu}
           onDoubleClick={addStage.onPaneDoubleClick}
           onDragOver={addStage.onDragOver}
           onDrop={addStage.onDrop}
@@ -399,12 +376,7 @@ export function FlowEditor({ pipeline, projectId }: { pipeline: TPipeline; proje
 
       <FlowDialogs dialog={dialog} answer={answer} blocker={blocker} save={save} />
       <StageLinkDialog {...keyboard.link} />
-      <StageContextMenu
-        at={contextAt}
-        onClose={() => setContextAt(null)}
-        onSettings={(id) => void openSettings([id])}
-        onDelete={deleteStage}
-      />
+      <StageContextMenu {...menus.contextMenu} />
       <StageSettingsDrawerOnDemand
         projectId={projectId}
         stages={settingsFor}
