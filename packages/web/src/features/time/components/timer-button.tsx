@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { showToast } from '../../../shared/ui/toast';
 import { startTimer, stopTimer, useTimer } from '../api';
 import { formatHours, localToday } from '../lib/week';
-import { errorText } from './week-grid';
+import { reportTimeError } from './week-grid';
 
 /**
  * Start and stop the caller's timer on a task (docs/time.md): stopping adds the time, rounded up to
@@ -21,7 +21,7 @@ export function TimerButton({ taskId }: { taskId: number }) {
     try {
       await work();
     } catch (caught) {
-      showToast({ kind: 'error', message: errorText(caught) || t('Unknown error') });
+      reportTimeError(caught, t('Unknown error'));
     } finally {
       setBusy(false);
     }

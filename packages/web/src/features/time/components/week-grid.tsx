@@ -5,7 +5,7 @@ import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { paths } from '@stageline/shared';
 import { ZLogHours, type TTimeLog } from '@stageline/shared/time';
-import { ApiError } from '../../../shared/api/client';
+import { formError } from '../../../shared/lib/form-errors';
 import { showToast } from '../../../shared/ui/toast';
 import { queryClient } from '../../../shared/api/query-client';
 import { deleteLog, logsQueryOptions, logTime, updateLog, useAssignedTasks, useLogs } from '../api';
@@ -14,13 +14,14 @@ import classes from './week-grid.module.css';
 
 type TRow = { task: number; unit: string; stage: string; project: string };
 
-/** The first message an error carries: a field's, else the detail. */
-export function errorText(error: unknown): string {
-  if (error instanceof ApiError && error.fields) {
-    const first = Object.values(error.fields).flat()[0];
-    if (first) return first;
-  }
-  return error instanceof Error ? error.message : '';
+/**
+ * Says a failed time call once (docs/architecture.md, "Errors: who tells the person"): the server's
+ * reason, or `fallback`; nothing when the transport has said it already (the server down or busy).
+ */
+export function reportTimeError(error: unknown, fallback: string): string {
+  const text = formError(error, { fallback });
+  if (text) showToast({ kind: 'error', message: text });
+  return text ?? fallback;
 }
 
 /**
@@ -66,9 +67,7 @@ function HoursCell({
       setDraft(null);
       setError(null);
     } catch (caught) {
-      const text = errorText(caught);
-      setError(text || t('Data was not saved'));
-      showToast({ kind: 'error', message: text || t('Data was not saved') });
+      setError(reportTimeError(caught, t('Data was not saved')));
     } finally {
       setBusy(false);
     }
@@ -161,7 +160,7 @@ export function WeekGrid({
       setCopied((old) => ({ ...old, [from]: [...(old[from] ?? []), ...added] }));
       if (added.length === 0) showToast({ kind: 'info', message: t('Nothing was logged last week.') });
     } catch (caught) {
-      showToast({ kind: 'error', message: errorText(caught) || t('Unknown error') });
+      reportTimeError(caught, t('Unknown error'));
     } finally {
       setCopying(false);
     }
