@@ -343,6 +343,10 @@ const table: Record<string, Entry> = {
     expect: [401, 404, 200, 200, 200, 200],
     call: (f) => ({ url: `/api/projects/${f.project}/reports/blocking/` }),
   },
+  'GET /api/projects/:id/reports/estimates/': {
+    expect: [401, 404, 200, 200, 200, 200],
+    call: (f) => ({ url: `/api/projects/${f.project}/reports/estimates/` }),
+  },
   'PATCH /api/projects/:id/': {
     expect: [401, 404, 403, 200, 200, 200],
     call: (f) => ({ url: `/api/projects/${f.project}/`, payload: { name: 'Renamed' } }),

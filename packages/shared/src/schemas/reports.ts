@@ -24,7 +24,7 @@ export const ZReportQuery = z.object({
   pipeline: ZId.optional().describe('Only this pipeline of the project'),
   stage: ZId.optional().describe('Only this stage (of the project, and of `pipeline` when given)'),
   person: ZId.optional().describe(
-    'Only work this person submitted for review (history reports) or is assigned (overdue and blocked)',
+    'Only work this person submitted for review (history reports), is assigned (overdue and blocked) or logged (estimate vs spent)',
   ),
   from: ZReportDay.optional().describe('First day, UTC (default: 29 days before `to`)'),
   to: ZReportDay.optional().describe('Last day, UTC, included (default: today)'),
@@ -100,3 +100,38 @@ export const ZBlockingReport = z.object({
   ),
 });
 export type TBlockingReport = z.infer<typeof ZBlockingReport>;
+
+const ZHours = z.number().describe('Hours');
+const ZEstimateRow = {
+  tasks: z.number().int().describe('Tasks with time logged in the range'),
+  estimated_tasks: z.number().int().describe('Of those, tasks with an estimate'),
+  estimate_hours: ZHours.describe('Estimates of the estimated tasks (a person: their share, by hours logged)'),
+  spent_hours: ZHours.describe('Hours logged on the estimated tasks up to the last day'),
+  unestimated_hours: ZHours.describe('Hours logged on tasks without an estimate up to the last day'),
+  ratio: z.number().nullable().describe('spent_hours / estimate_hours; null without an estimate'),
+};
+
+/** GET projects/{id}/reports/estimates/ */
+export const ZEstimatesReport = z.object({
+  from: z.string(),
+  to: z.string(),
+  total: z.object(ZEstimateRow),
+  stages: z.array(z.object({ stage: ZRef, pipeline: ZRef, ...ZEstimateRow })),
+  people: z.array(z.object({ person: ZRef, ...ZEstimateRow })),
+  /** The tasks furthest over their estimate (at most `ReportOverrunsShown`), the largest first. */
+  overruns: z.array(
+    z.object({
+      task: z.object({ id: z.number().int() }),
+      unit: ZRef,
+      stage: ZRef,
+      pipeline: ZRef,
+      estimate_hours: ZHours,
+      spent_hours: ZHours,
+      over_hours: ZHours,
+    }),
+  ),
+});
+export type TEstimatesReport = z.infer<typeof ZEstimatesReport>;
+
+/** How many of the biggest overruns the estimates report lists. */
+export const ReportOverrunsShown = 10;

@@ -1,6 +1,12 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { TBlockingReport, TBurnupReport, TFirstPassReport, TRoundsReport } from '@stageline/shared';
+import type {
+  TBlockingReport,
+  TBurnupReport,
+  TEstimatesReport,
+  TFirstPassReport,
+  TRoundsReport,
+} from '@stageline/shared';
 import { schema } from '../../db';
 import { relaxedLimits } from '../../../test/accounts';
 import { buildTestApp, type TestApp } from '../../../test/helpers';
@@ -171,5 +177,94 @@ describe('reports of a project built from its history', () => {
     });
     expect(notADay.statusCode).toBe(400);
     expect(notADay.json()).toMatchObject({ from: ['Введите дату в виде ГГГГ-ММ-ДД.'] });
+  });
+});
+
+describe('estimate vs spent', () => {
+  test('per stage, per person (a share of each estimate by hours), overruns, range and person', async () => {
+    const s = await history();
+    const [a1, a2, a3] = s.a;
+    const db = t.database.db;
+    await db
+      .update(schema.projects)
+      .set({ createdAt: new Date(Date.now() - 40 * DayMs) })
+      .where(eq(schema.projects.id, s.flow.project.id));
+    for (const [id, hours] of [
+      [a1, 4],
+      [a2, 2],
+    ] as const)
+      ok(await as(t, s.team.member)('PATCH', `/api/tasks/${id}/`, { estimate_hours: hours }));
+    const log = async (user: typeof s.team.member, task: number, date: string, hours: number) => {
+      const response = await as(t, user)('POST', `/api/tasks/${task}/time/`, { date, hours });
+      expect(response.statusCode, response.body).toBe(201);
+    };
+    await log(s.team.member, a1, day(0), 3);
+    await log(s.team.admin, a1, day(-1), 3);
+    await log(s.team.member, a2, day(-20), 1);
+    await log(s.team.member, a2, day(0), 0.5);
+    await log(s.team.member, a3, day(0), 2);
+
+    const base = `/api/projects/${s.flow.project.id}/reports/estimates/`;
+    const [layout, animation] = s.flow.stages as [number, number];
+    const report = await get<TEstimatesReport>(s.team.guest, `${base}?from=${day(-5)}&to=${day(0)}`);
+    const layoutRow = { tasks: 3, estimated_tasks: 2, estimate_hours: 6, spent_hours: 7.5, unestimated_hours: 2 };
+    expect(report.total).toEqual({ ...layoutRow, ratio: 1.25 });
+    expect(report.stages.map((x) => x.stage.id)).toEqual([layout, animation]);
+    expect(report.stages[0]).toMatchObject(layoutRow);
+    expect(report.stages[1]).toMatchObject({ tasks: 0, spent_hours: 0, ratio: null });
+    // Unit 1's 4 h are shared 3 : 3, so 2 h each; unit 2's 2 h are the member's alone.
+    expect(report.people).toEqual([
+      {
+        person: { id: s.team.member.id, name: s.team.member.username },
+        tasks: 3,
+        estimated_tasks: 2,
+        estimate_hours: 4,
+        spent_hours: 4.5,
+        unestimated_hours: 2,
+        ratio: 4.5 / 4,
+      },
+      {
+        person: { id: s.team.admin.id, name: s.team.admin.username },
+        tasks: 1,
+        estimated_tasks: 1,
+        estimate_hours: 2,
+        spent_hours: 3,
+        unestimated_hours: 0,
+        ratio: 1.5,
+      },
+    ]);
+    expect(report.overruns).toEqual([
+      {
+        task: { id: a1 },
+        unit: { id: s.units[0]!.id, name: 'Shot 1' },
+        stage: { id: layout, name: 'Layout' },
+        pipeline: { id: s.flow.pipeline.id, name: expect.any(String) as string },
+        estimate_hours: 4,
+        spent_hours: 6,
+        over_hours: 2,
+      },
+    ]);
+
+    // Three weeks ago only unit 2 had a log; what it had spent by then counts, not what came later.
+    const old = await get<TEstimatesReport>(s.team.guest, `${base}?from=${day(-25)}&to=${day(-15)}`);
+    expect(old.total).toEqual({
+      tasks: 1,
+      estimated_tasks: 1,
+      estimate_hours: 2,
+      spent_hours: 1,
+      unestimated_hours: 0,
+      ratio: 0.5,
+    });
+    expect(old.overruns).toEqual([]);
+
+    // One person: the tasks they logged in the range, their hours and their share of the estimates.
+    const admin = await get<TEstimatesReport>(
+      s.team.guest,
+      `${base}?from=${day(-5)}&to=${day(0)}&person=${s.team.admin.id}`,
+    );
+    expect(admin.total).toMatchObject({ tasks: 1, estimate_hours: 2, spent_hours: 3 });
+    expect(admin.people.map((p) => p.person.id)).toEqual([s.team.admin.id]);
+    expect(admin.overruns.map((o) => o.task.id)).toEqual([a1]);
+    expect((await as(t, s.team.outsider)('GET', base)).statusCode).toBe(404);
   });
 });

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   ZBlockingReport,
   ZBurnupReport,
+  ZEstimatesReport,
   ZFirstPassReport,
   ZIdParams,
   ZReportQuery,
@@ -10,7 +11,7 @@ import {
 } from '@stageline/shared';
 import type { Db } from '../../db';
 import { callerOf } from '../auth';
-import { blockingReport, burnupReport, firstPassReport, reportContext, roundsReport } from './service';
+import { blockingReport, burnupReport, estimatesReport, firstPassReport, reportContext, roundsReport } from './service';
 
 const bearer = [{ bearer: [] }];
 const tags = ['reports'];
@@ -76,5 +77,19 @@ export const reportsRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db
       },
     },
     async (request) => blockingReport(db, await context(request, callerOf(request).id)),
+  );
+
+  app.get(
+    '/projects/:id/reports/estimates/',
+    {
+      ...signedIn,
+      schema: {
+        ...schema,
+        summary:
+          'Estimate vs time spent per stage and per person, over the tasks with time logged in the range, and the biggest overruns',
+        response: { 200: ZEstimatesReport },
+      },
+    },
+    async (request) => estimatesReport(db, await context(request, callerOf(request).id)),
   );
 };

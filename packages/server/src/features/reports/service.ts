@@ -5,7 +5,9 @@ import {
   ReportDefaultDays,
   ReportMaxDays,
   type TBlockingReport,
+  ReportOverrunsShown,
   type TBurnupReport,
+  type TEstimatesReport,
   type TFirstPassReport,
   type TReportQuery,
   type TRoundsReport,
@@ -18,6 +20,8 @@ import {
   blockingSql,
   burnupDoneSql,
   burnupScopeSql,
+  estimatesSql,
+  overrunsSql,
   firstPassSql,
   roundsSql,
   staysSql,
@@ -126,6 +130,7 @@ export async function reportContext(
     stages,
     names,
     scope: {
+      projectId,
       stageIds: stages.map((s) => s.stage.id),
       person: query.person ?? null,
       start: startOf(from),
@@ -286,6 +291,84 @@ export async function blockingReport(db: Db, ctx: ReportContext): Promise<TBlock
             count: Number(row.blocked),
           }))
           .sort((a, b) => b.count - a.count || a.stage.id - b.stage.id),
+      };
+    }),
+  };
+}
+
+type EstimateRow = {
+  level: number;
+  stage_id: number | null;
+  user_id: number | null;
+  first_name: string | null;
+  last_name: string | null;
+  username: string | null;
+  tasks: number;
+  estimated_tasks: number;
+  estimate_hours: number;
+  spent_hours: number;
+  unestimated_hours: number;
+};
+
+/** Hours to two decimals, as logs and estimates are kept (docs/time.md). */
+const hours = (value: unknown) => Math.round(Number(value ?? 0) * 100) / 100;
+
+/** Estimate vs spent per stage and per person who logged, and the biggest overruns (docs/reports.md). */
+export async function estimatesReport(db: Db, ctx: ReportContext): Promise<TEstimatesReport> {
+  const zero = { tasks: 0, estimated_tasks: 0, estimate_hours: 0, spent_hours: 0, unestimated_hours: 0, ratio: null };
+  if (ctx.stages.length === 0) return { from: ctx.from, to: ctx.to, total: zero, stages: [], people: [], overruns: [] };
+  const [rows, overruns] = await Promise.all([
+    rowsOf<EstimateRow>(db, estimatesSql(ctx.scope)),
+    rowsOf<{ id: number; stage_id: number; unit_id: number; unit_name: string; estimate: number; total: number }>(
+      db,
+      overrunsSql(ctx.scope, ReportOverrunsShown),
+    ),
+  ]);
+  const numbers = (row: EstimateRow | undefined) => {
+    if (!row) return zero;
+    const estimate = hours(row.estimate_hours);
+    const spent = hours(row.spent_hours);
+    return {
+      tasks: Number(row.tasks),
+      estimated_tasks: Number(row.estimated_tasks),
+      estimate_hours: estimate,
+      spent_hours: spent,
+      unestimated_hours: hours(row.unestimated_hours),
+      ratio: estimate === 0 ? null : spent / estimate,
+    };
+  };
+  // `level` is `grouping(stage_id, user_id)`: 1 per stage, 2 per person, 3 over all.
+  const byStage = new Map(rows.filter((r) => Number(r.level) === 1).map((r) => [Number(r.stage_id), r]));
+  const stageOf = new Map(ctx.stages.map((info) => [info.stage.id, info]));
+  return {
+    from: ctx.from,
+    to: ctx.to,
+    total: numbers(rows.find((r) => Number(r.level) === 3)),
+    stages: ctx.stages.map((info) => ({ ...info, ...numbers(byStage.get(info.stage.id)) })),
+    people: rows
+      .filter((r) => Number(r.level) === 2 && r.username !== null)
+      .map((r) => ({
+        person: {
+          id: Number(r.user_id),
+          name: personName({ firstName: r.first_name ?? '', lastName: r.last_name ?? '', username: r.username! }),
+        },
+        ...numbers(r),
+      }))
+      .sort(
+        (a, b) =>
+          b.spent_hours + b.unestimated_hours - (a.spent_hours + a.unestimated_hours) ||
+          a.person.name.localeCompare(b.person.name),
+      ),
+    overruns: overruns.map((row) => {
+      const info = stageOf.get(Number(row.stage_id))!;
+      return {
+        task: { id: Number(row.id) },
+        unit: { id: Number(row.unit_id), name: row.unit_name },
+        stage: info.stage,
+        pipeline: info.pipeline,
+        estimate_hours: hours(row.estimate),
+        spent_hours: hours(row.total),
+        over_hours: hours(Number(row.total) - Number(row.estimate)),
       };
     }),
   };

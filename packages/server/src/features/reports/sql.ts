@@ -9,6 +9,7 @@ import { idList, overdueAt, tasksOfPerson } from '../tasks';
  */
 
 export type ReportScope = {
+  projectId: number;
   /** The stages reported on (never empty: the service answers without SQL when it is). */
   stageIds: number[];
   person: number | null;
@@ -162,4 +163,56 @@ export function blockingSql(scope: ReportScope): SQL {
       where o.blocked and p.status <> 'done'
       group by o.stage_id, e.source_id)
     select * from counts union all select * from upstream`;
+}
+
+/** A calendar day of the range as a `date` (the instants are 00:00 UTC). */
+const utcDate = (moment: Date) => sql`${moment.toISOString().slice(0, 10)}::date`;
+
+/**
+ * The time logs behind estimate vs spent (docs/reports.md): `per` is each person's hours on each of
+ * the scope's tasks up to the range's last day, `totals` the tasks with a log dated in the range
+ * (by the person, when filtered) and all their hours. Logs are read by project and day
+ * (`time_logs_project_date_idx`), or by task where the planner finds that cheaper.
+ */
+const loggedCtes = (scope: ReportScope) => {
+  const byPerson = scope.person === null ? sql`` : sql` and p.user_id = ${scope.person}`;
+  return sql`sc as (select t.id, t.stage_id, t.unit_id, t.estimate_hours::float8 as estimate from tasks t
+      where t.stage_id in (${idList(scope.stageIds)})),
+    per as (
+      select l.task_id, l.user_id, sum(l.hours)::float8 as hours, bool_or(l.date >= ${utcDate(scope.start)}) as in_range
+      from sc join time_logs l on l.task_id = sc.id
+      where l.project_id = ${scope.projectId} and l.date < ${utcDate(scope.end)}
+      group by l.task_id, l.user_id),
+    totals as (
+      select p.task_id, sum(p.hours) as total from per p group by p.task_id
+      having bool_or(p.in_range${byPerson}))`;
+};
+
+/**
+ * Estimate vs spent per stage, per person who logged, and over all (`grouping` says which): a
+ * person's estimate is their share of each task's estimate, by their part of its hours, so the
+ * people's estimates add up to the stage's.
+ */
+export function estimatesSql(scope: ReportScope): SQL {
+  return sql`with ${loggedCtes(scope)}
+    select grouping(sc.stage_id, p.user_id) as level, sc.stage_id, p.user_id,
+      min(u.first_name) as first_name, min(u.last_name) as last_name, min(u.username) as username,
+      count(distinct sc.id)::int as tasks,
+      count(distinct sc.id) filter (where sc.estimate is not null)::int as estimated_tasks,
+      coalesce(sum(sc.estimate * p.hours / tt.total) filter (where sc.estimate is not null), 0)::float8 as estimate_hours,
+      coalesce(sum(p.hours) filter (where sc.estimate is not null), 0)::float8 as spent_hours,
+      coalesce(sum(p.hours) filter (where sc.estimate is null), 0)::float8 as unestimated_hours
+    from totals tt join sc on sc.id = tt.task_id join per p on p.task_id = tt.task_id
+    left join users u on u.id = p.user_id
+    ${scope.person === null ? sql`` : sql`where p.user_id = ${scope.person}`}
+    group by grouping sets ((sc.stage_id), (p.user_id), ())`;
+}
+
+/** The tasks of `estimatesSql` furthest over their estimate (all their hours), the largest first. */
+export function overrunsSql(scope: ReportScope, limit: number): SQL {
+  return sql`with ${loggedCtes(scope)}
+    select sc.id, sc.stage_id, un.id as unit_id, un.name as unit_name, sc.estimate, tt.total::float8 as total
+    from totals tt join sc on sc.id = tt.task_id join units un on un.id = sc.unit_id
+    where sc.estimate is not null and tt.total > sc.estimate
+    order by tt.total - sc.estimate desc, sc.id limit ${limit}`;
 }

@@ -2,10 +2,12 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import {
   ZBlockingReport,
   ZBurnupReport,
+  ZEstimatesReport,
   ZFirstPassReport,
   ZRoundsReport,
   type TBlockingReport,
   type TBurnupReport,
+  type TEstimatesReport,
   type TFirstPassReport,
   type TReportQuery,
   type TRoundsReport,
@@ -27,6 +29,7 @@ type TReports = {
   first_pass: TFirstPassReport;
   rounds: TRoundsReport;
   blocking: TBlockingReport;
+  estimates: TEstimatesReport;
 };
 export type TReportKind = keyof TReports;
 
@@ -35,6 +38,7 @@ const schemas = {
   first_pass: ZFirstPassReport,
   rounds: ZRoundsReport,
   blocking: ZBlockingReport,
+  estimates: ZEstimatesReport,
 };
 
 /** GET projects/{id}/reports/{kind}/ with the filters. */

@@ -96,6 +96,7 @@ export function dispatchLiveEvent(event: TLiveEvent, deps: TDispatchDeps): void 
       // Someone's time changed (docs/time.md): timesheets, and the task's history and spent hours.
       invalidate(timeKeys.all);
       invalidate(taskKeys.detail(event.data.task));
+      invalidate(reportKeys.all); // estimate vs spent
       return;
     case 'reset':
       void queryClient.invalidateQueries();

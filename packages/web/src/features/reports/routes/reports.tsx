@@ -1,5 +1,5 @@
 import { Group, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
-import { lazy, useMemo } from 'react';
+import { useMemo } from 'react';
 import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { ZReportDay, type TProject, type TReportQuery } from '@stageline/shared';
@@ -9,6 +9,8 @@ import { PageCard } from '../../../shared/ui/page-card';
 import { useOpenProject, useProjectRecord } from '../../projects';
 import { useMembers } from '../../workspaces';
 import { useReport } from '../api';
+import { EstimatePanels } from '../components/estimate-panels';
+import { BarChart, chartHeight, colorOf, LineChart, type StageLabel } from '../components/lazy-charts';
 import { ReportPanel } from '../components/report-panel';
 
 /**
@@ -26,25 +28,6 @@ export default function ReportsScreen() {
     </RecordView>
   );
 }
-
-// Recharts loads after the screen (decision 187); `ReportPanel` shows a placeholder until then.
-const BarChart = lazy(async () => ({ default: (await import('../components/charts')).BarChart }));
-const LineChart = lazy(async () => ({ default: (await import('../components/charts')).LineChart }));
-
-const colors = [
-  'blue.6',
-  'teal.6',
-  'orange.6',
-  'grape.6',
-  'red.6',
-  'cyan.6',
-  'lime.7',
-  'pink.6',
-  'indigo.6',
-  'yellow.7',
-];
-const colorOf = (i: number) => colors[i % colors.length]!;
-const chartHeight = 260;
 
 /** The URL's filters as the API takes them; anything malformed is left out. */
 function readFilters(params: URLSearchParams): TReportQuery {
@@ -71,6 +54,7 @@ function Reports({ project }: { project: TProject }) {
   const firstPass = useReport(project.id, 'first_pass', filters);
   const rounds = useReport(project.id, 'rounds', filters);
   const blocking = useReport(project.id, 'blocking', filters);
+  const estimates = useReport(project.id, 'estimates', filters);
 
   const set = (key: keyof TReportQuery, value: string | null) =>
     setParams(
@@ -87,8 +71,7 @@ function Reports({ project }: { project: TProject }) {
   const stageList = all.data?.stages ?? [];
   const pipelines = [...new Map(stageList.map((s) => [s.pipeline.id, s.pipeline])).values()];
   const manyPipelines = pipelines.length > 1;
-  const label = (s: { stage: { name: string }; pipeline: { name: string } }) =>
-    manyPipelines ? `${s.pipeline.name} / ${s.stage.name}` : s.stage.name;
+  const label: StageLabel = (s) => (manyPipelines ? `${s.pipeline.name} / ${s.stage.name}` : s.stage.name);
 
   const language = i18n.language;
   const percent = new Intl.NumberFormat(language, { style: 'percent', maximumFractionDigits: 0 });
@@ -97,7 +80,7 @@ function Reports({ project }: { project: TProject }) {
   const rateText = (rate: number | null) => (rate === null ? '—' : percent.format(rate));
   const one = (value: number | null) => (value === null ? null : Number(value.toFixed(1)));
 
-  const failed = [burnup, firstPass, rounds, blocking].filter((query) => query.isError);
+  const failed = [burnup, firstPass, rounds, blocking, estimates].filter((query) => query.isError);
 
   return (
     <PageCard documentTitle={[t('Reports'), project.name]} title={t('Reports')}>
@@ -363,6 +346,8 @@ function Reports({ project }: { project: TProject }) {
             />
           </SimpleGrid>
         ) : null}
+
+        {estimates.data ? <EstimatePanels report={estimates.data} label={label} /> : null}
 
         {blocking.data ? (
           <ReportPanel
