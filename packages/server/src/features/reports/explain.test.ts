@@ -100,7 +100,10 @@ test('no report statement scans the history (or any table) sequentially', async 
       const indexes = nodes.map((node) => node['Index Name']).filter(Boolean);
       if (timeLogReaders.includes(name)) {
         // Time logs are read by the project's days, or by task.
-        expect(indexes.some((index) => /^time_logs_(project_date|task_id)_idx$/.test(index!)), name).toBe(true);
+        expect(
+          indexes.some((index) => /^time_logs_(project_date|task_id)_idx$/.test(index!)),
+          name,
+        ).toBe(true);
       } else if (name !== 'burnupScopeSql' && name !== 'blockingSql') {
         // The statements that read the history read it through its task index (an index or bitmap scan).
         expect(indexes, name).toContain('task_history_task_id_created_at_idx');
