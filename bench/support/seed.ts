@@ -169,5 +169,7 @@ export async function seedWorkspace(app: App, db: Db) {
       start: 1,
       step: 1,
     } satisfies TBatchUnits);
-  return { me, reviewer, meHeaders, reviewerHeaders, workspace, project, pipelineOf, batch };
+  /** Signs "me" in again: an access token lives minutes, and a big seed can take longer. */
+  const signIn = () => headersOf(me.username);
+  return { me, reviewer, meHeaders, reviewerHeaders, workspace, project, pipelineOf, batch, signIn };
 }

@@ -50,6 +50,7 @@ import { usersRoutes } from './features/users';
 import { searchRoutes } from './features/search';
 import { viewsRoutes } from './features/views';
 import { timeRoutes } from './features/time';
+import { adminRoute } from './admin/route';
 import { WebhookDispatcher, webhooksRoutes } from './features/webhooks';
 import { workspacesRoutes } from './features/workspaces';
 import { registerAdmission } from './http/admission';
@@ -95,6 +96,11 @@ export type AppOptions = {
    * Tests hold it to see the server answer while the scheduler has not started.
    */
   jobsStartGate?: () => Promise<void>;
+  /**
+   * The secret of `POST /api/admin/` (the admin commands of a running server, docs/operations.md):
+   * `main.ts` writes one into the embedded database's data directory; without it the route is not there.
+   */
+  adminSecret?: string;
 };
 
 /** How long after listening the scheduler starts (its jobs run by the minute at the finest). */
@@ -115,6 +121,7 @@ export async function buildApp({
   jobsStartGate,
   webhookBackoffSeconds,
   webhookTimeoutMs,
+  adminSecret,
 }: AppOptions) {
   const app = Fastify({
     ...(logger && typeof logger === 'object' && 'child' in logger ? { loggerInstance: logger } : { logger }),
@@ -258,6 +265,8 @@ export async function buildApp({
       await api.register(digestsRoutes, { db: database.db, keys });
       await api.register(webhooksRoutes, { database, allowPrivate: config.webhooksAllowPrivate });
       if (mailer.devOutbox) await api.register(devOutboxRoutes, { db: database.db });
+      if (adminSecret)
+        await api.register(adminRoute, { database, s3Url: config.s3Url, sessionCache, secret: adminSecret });
     },
     { prefix: '/api' },
   );

@@ -1,6 +1,7 @@
 import closeWithGrace from 'close-with-grace';
 import { ConfigError, loadConfig } from './config';
 import { openDatabase } from './db';
+import { writeAdminSecret } from './admin/secret';
 import { createLogger } from './http/logging';
 import { webDistDir } from './package-paths';
 import { version } from './version';
@@ -40,7 +41,9 @@ async function main(): Promise<void> {
     'database ready',
   );
   const { buildApp } = await appModule;
-  const app = await buildApp({ config, database, webDistDir, logger, jobs: 'after-listen' });
+  // The admin commands reach a running embedded database through the server (docs/operations.md).
+  const adminSecret = config.databaseUrl ? undefined : await writeAdminSecret(config.dataDir);
+  const app = await buildApp({ config, database, webDistDir, logger, jobs: 'after-listen', adminSecret });
 
   closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
     if (err) logger.error({ err }, 'shutting down after an error');

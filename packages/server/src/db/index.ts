@@ -129,6 +129,17 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   return database;
 }
 
+/**
+ * Applies the migrations of `folder` not yet applied (the backup's restore builds the schema of an
+ * older archive with a folder of fewer migrations, then runs the rest: docs/operations.md).
+ */
+export async function migrateDatabase(database: Database, folder: string = migrationsDir): Promise<void> {
+  if (database.kind === 'postgres') {
+    const postgres = await import('./postgres');
+    await postgres.migratePostgres(database, folder);
+  } else await migratePglite(database.db as Parameters<typeof migratePglite>[0], { migrationsFolder: folder });
+}
+
 /** How long statements of the embedded database may run one after another without letting the event loop turn. */
 const yieldEveryMs = 10;
 

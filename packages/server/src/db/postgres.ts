@@ -14,8 +14,8 @@ import type { Database, Db, ListenOptions } from './types';
  */
 
 /** Applies the migrations not yet applied to this server's database. */
-export async function migratePostgres(database: Database): Promise<void> {
-  await migrate(database.db as Parameters<typeof migrate>[0], { migrationsFolder: migrationsDir });
+export async function migratePostgres(database: Database, folder: string = migrationsDir): Promise<void> {
+  await migrate(database.db as Parameters<typeof migrate>[0], { migrationsFolder: folder });
 }
 
 const isPromise = (value: unknown): value is Promise<unknown> =>

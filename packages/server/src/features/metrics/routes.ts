@@ -1,16 +1,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../http/errors';
+import { fromThisMachine } from '../../http/this-machine';
 import type { Metrics } from './registry';
-
-const loopback = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
-
-/**
- * Asked on this machine itself: from loopback and not through a proxy (a reverse proxy on the same
- * machine connects from loopback too, but says whom it forwards for).
- */
-const fromThisMachine = (request: FastifyRequest) =>
-  loopback.has(request.socket.remoteAddress ?? '') && !request.headers['x-forwarded-for'] && !request.headers.forwarded;
 
 const digest = (text: string) => createHash('sha256').update(text).digest();
 
