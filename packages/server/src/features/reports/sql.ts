@@ -80,13 +80,15 @@ export function throughputSql(scope: ReportScope): SQL {
  */
 export function firstPassSql(scope: ReportScope): SQL {
   return sql`with sc as (select t.id, t.stage_id from tasks t where t.stage_id in (${idList(scope.stageIds)})),
+    openers as (
+      select distinct on (h.task_id) h.task_id, h.actor_id
+      from sc join task_history h on h.task_id = sc.id
+      where h.iteration = 1 and h.to_status = 'review' and coalesce(h.from_status, '') <> 'review'
+      order by h.task_id, h.created_at, h.id),
     firsts as (
-      select sc.stage_id, i.outcome = 'done' as accepted,
-        (select h.actor_id from task_history h
-          where h.task_id = sc.id and h.iteration = 1 and h.to_status = 'review'
-            and coalesce(h.from_status, '') <> 'review'
-          order by h.created_at, h.id limit 1) as submitter
+      select sc.stage_id, i.outcome = 'done' as accepted, o.actor_id as submitter
       from sc join task_iterations i on i.task_id = sc.id and i.number = 1
+      left join openers o on o.task_id = sc.id
       where i.closed and i.outcome in ('done', 'edit', 'returned')
         and i.closed_at >= ${ts(scope.start)} and i.closed_at < ${ts(scope.end)})
     select f.stage_id, f.submitter, u.first_name, u.last_name, u.username,
@@ -104,11 +106,14 @@ export function roundsSql(scope: ReportScope): SQL {
   return sql`with sc as (select t.id, t.stage_id, t.iteration_number from tasks t
       where t.stage_id in (${idList(scope.stageIds)}) and t.status = 'done' and t.iteration_number > 0
         ${submittedBy(scope.person, sql.raw('t.id'))}),
+    last_done as (
+      select h.task_id, max(h.created_at) as at
+      from sc join task_history h on h.task_id = sc.id
+      where h.to_status = 'done' and coalesce(h.from_status, '') <> 'done'
+      group by h.task_id),
     finished as (
-      select sc.stage_id, sc.iteration_number as rounds from sc
-      where (select max(h.created_at) from task_history h
-          where h.task_id = sc.id and h.to_status = 'done' and coalesce(h.from_status, '') <> 'done')
-        between ${ts(scope.start)} and ${ts(new Date(scope.end.getTime() - 1))})
+      select sc.stage_id, sc.iteration_number as rounds from sc join last_done d on d.task_id = sc.id
+      where d.at between ${ts(scope.start)} and ${ts(new Date(scope.end.getTime() - 1))})
     select f.stage_id, count(*)::int as tasks, avg(f.rounds)::float8 as rounds_mean,
       percentile_disc(0.9) within group (order by f.rounds) as rounds_p90
     from finished f group by grouping sets ((f.stage_id), ())`;
@@ -169,23 +174,25 @@ export function blockingSql(scope: ReportScope): SQL {
 const utcDate = (moment: Date) => sql`${moment.toISOString().slice(0, 10)}::date`;
 
 /**
- * The time logs behind estimate vs spent (docs/reports.md): `per` is each person's hours on each of
- * the scope's tasks up to the range's last day, `totals` the tasks with a log dated in the range
- * (by the person, when filtered) and all their hours. Logs are read by project and day
- * (`time_logs_project_date_idx`), or by task where the planner finds that cheaper.
+ * The time logs behind estimate vs spent (docs/reports.md): `logged` is each person's hours on each
+ * of the scope's tasks up to the range's last day, with the task's total (`total`) and whether the
+ * task counts (`counted`: a log dated in the range, by the person when filtered). One pass over the
+ * project's logs by day (`time_logs_project_date_idx`), tasks by key; no join of two materialized
+ * sets, which the planner cannot size (the first version took seconds at 500,000 logs).
  */
-const loggedCtes = (scope: ReportScope) => {
+const loggedCte = (scope: ReportScope) => {
   const byPerson = scope.person === null ? sql`` : sql` and p.user_id = ${scope.person}`;
-  return sql`sc as (select t.id, t.stage_id, t.unit_id, t.estimate_hours::float8 as estimate from tasks t
-      where t.stage_id in (${idList(scope.stageIds)})),
-    per as (
+  return sql`per as (
       select l.task_id, l.user_id, sum(l.hours)::float8 as hours, bool_or(l.date >= ${utcDate(scope.start)}) as in_range
-      from sc join time_logs l on l.task_id = sc.id
+      from time_logs l join tasks t on t.id = l.task_id
       where l.project_id = ${scope.projectId} and l.date < ${utcDate(scope.end)}
+        and t.stage_id in (${idList(scope.stageIds)})
       group by l.task_id, l.user_id),
-    totals as (
-      select p.task_id, sum(p.hours) as total from per p group by p.task_id
-      having bool_or(p.in_range${byPerson}))`;
+    logged as (
+      select p.task_id, p.user_id, p.hours,
+        sum(p.hours) over (partition by p.task_id) as total,
+        bool_or(p.in_range${byPerson}) over (partition by p.task_id) as counted
+      from per p)`;
 };
 
 /**
@@ -194,25 +201,26 @@ const loggedCtes = (scope: ReportScope) => {
  * people's estimates add up to the stage's.
  */
 export function estimatesSql(scope: ReportScope): SQL {
-  return sql`with ${loggedCtes(scope)}
-    select grouping(sc.stage_id, p.user_id) as level, sc.stage_id, p.user_id,
+  return sql`with ${loggedCte(scope)}
+    select grouping(t.stage_id, g.user_id) as level, t.stage_id, g.user_id,
       min(u.first_name) as first_name, min(u.last_name) as last_name, min(u.username) as username,
-      count(distinct sc.id)::int as tasks,
-      count(distinct sc.id) filter (where sc.estimate is not null)::int as estimated_tasks,
-      coalesce(sum(sc.estimate * p.hours / tt.total) filter (where sc.estimate is not null), 0)::float8 as estimate_hours,
-      coalesce(sum(p.hours) filter (where sc.estimate is not null), 0)::float8 as spent_hours,
-      coalesce(sum(p.hours) filter (where sc.estimate is null), 0)::float8 as unestimated_hours
-    from totals tt join sc on sc.id = tt.task_id join per p on p.task_id = tt.task_id
-    left join users u on u.id = p.user_id
-    ${scope.person === null ? sql`` : sql`where p.user_id = ${scope.person}`}
-    group by grouping sets ((sc.stage_id), (p.user_id), ())`;
+      count(distinct t.id)::int as tasks,
+      count(distinct t.id) filter (where t.estimate_hours is not null)::int as estimated_tasks,
+      coalesce(sum(t.estimate_hours::float8 * g.hours / g.total) filter (where t.estimate_hours is not null), 0)::float8 as estimate_hours,
+      coalesce(sum(g.hours) filter (where t.estimate_hours is not null), 0)::float8 as spent_hours,
+      coalesce(sum(g.hours) filter (where t.estimate_hours is null), 0)::float8 as unestimated_hours
+    from logged g join tasks t on t.id = g.task_id
+    left join users u on u.id = g.user_id
+    where g.counted${scope.person === null ? sql`` : sql` and g.user_id = ${scope.person}`}
+    group by grouping sets ((t.stage_id), (g.user_id), ())`;
 }
 
 /** The tasks of `estimatesSql` furthest over their estimate (all their hours), the largest first. */
 export function overrunsSql(scope: ReportScope, limit: number): SQL {
-  return sql`with ${loggedCtes(scope)}
-    select sc.id, sc.stage_id, un.id as unit_id, un.name as unit_name, sc.estimate, tt.total::float8 as total
-    from totals tt join sc on sc.id = tt.task_id join units un on un.id = sc.unit_id
-    where sc.estimate is not null and tt.total > sc.estimate
-    order by tt.total - sc.estimate desc, sc.id limit ${limit}`;
+  return sql`with ${loggedCte(scope)}
+    select t.id, t.stage_id, un.id as unit_id, un.name as unit_name, t.estimate_hours::float8 as estimate, g.total
+    from (select distinct on (task_id) task_id, total from logged where counted order by task_id) g
+    join tasks t on t.id = g.task_id join units un on un.id = t.unit_id
+    where t.estimate_hours is not null and g.total > t.estimate_hours
+    order by g.total - t.estimate_hours desc, t.id limit ${limit}`;
 }
