@@ -124,9 +124,11 @@ export default async function run(): Promise<void> {
     const count = () =>
       db.execute(sql`select count(*) from tasks t join task_history h on h.task_id = t.id
         where t.stage_id in (select id from stages where pipeline_id = ${pipeline.id})`);
-    // And for the estimates: counting the project's time logs of the range.
+    // And for the estimates: counting the same rows it reads, the range's logs of the pipeline's tasks.
     const countLogs = () =>
-      db.execute(sql`select count(*) from time_logs where project_id = ${project.id} and date >= ${from}::date`);
+      db.execute(sql`select count(*) from time_logs l join tasks t on t.id = l.task_id
+        where l.project_id = ${project.id} and l.date >= ${from}::date
+          and t.stage_id in (select id from stages where pipeline_id = ${pipeline.id})`);
     // A week's timesheet: my logs of one week, through the API, beside the same rows read in SQL.
     const monday = new Date(Date.now() - 14 * 86_400_000);
     monday.setUTCDate(monday.getUTCDate() - ((monday.getUTCDay() + 6) % 7));
@@ -169,7 +171,7 @@ export default async function run(): Promise<void> {
     print('| --- | --- | --- | --- |');
     print(`| plain count(*) of the same history rows | ${ms(reference.p50)} / ${ms(reference.p95)} ms | 1.00× | — |`);
     print(
-      `| plain count(*) of the same time logs | ${ms(logsReference.p50)} / ${ms(logsReference.p95)} ms | 1.00× | — |`,
+      `| plain count(*) of the same time logs (with their tasks) | ${ms(logsReference.p50)} / ${ms(logsReference.p95)} ms | 1.00× | — |`,
     );
     for (const kind of Reports) {
       const latency = result(kind);
