@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { TaskStatuses, type TTaskStatus } from '../domain/tasks';
 import { ZTaskStatus } from './units';
+import { ZFieldValues } from './fields';
 
 /**
  * The whole unit × stage matrix of a pipeline (issue 13; docs/decisions.md, "The whole matrix"): the
@@ -59,6 +60,11 @@ export const ZWholeMatrix = z.object({
   teams: z.record(z.string(), ZIds),
   /** Files on a task and its comments, where there are some. */
   files: z.record(z.string(), ZWholeId),
+  /**
+   * Custom field values by unit id, of the units that have some (docs/custom-fields.md). Optional in
+   * the type only: the server always sends it.
+   */
+  fields: z.record(z.string(), ZFieldValues).optional(),
 });
 export type TWholeMatrixAnswer = z.infer<typeof ZWholeMatrix>;
 
