@@ -225,3 +225,69 @@ export function fieldFiltersOf(query: Record<string, unknown>): Record<string, s
   }
   return found;
 }
+
+/** True / false as a CSV cell may write a checkbox. */
+const truthy = new Set(['true', 'yes', '1', 'x', '✓', 'да']);
+const falsy = new Set(['false', 'no', '0', 'нет']);
+
+/**
+ * A CSV cell as a field's value (docs/custom-fields.md, "CSV"): numbers with `.` or `,`, dates
+ * `YYYY-MM-DD`, options by label or id (multi-select `; `-separated), people by username or
+ * e-mail (`people`, lower-cased), checkboxes true/yes/1. Checked as `checkFieldValue` checks
+ * input; an empty cell is no value.
+ */
+export function fieldValueOfText(
+  field: Pick<TFieldDefinition, 'kind' | 'options'>,
+  text: string,
+  people: ReadonlyMap<string, number>,
+): Check {
+  const cell = text.trim();
+  if (cell === '') return { ok: true, value: null };
+  const option = (part: string) =>
+    field.options.find((o) => o.id === part || o.label.toLowerCase() === part.toLowerCase())?.id ?? part;
+  switch (field.kind) {
+    case 'number': {
+      const normal = cell.replace(/\s/g, '').replace(',', '.');
+      return checkFieldValue(field, /^-?\d+(\.\d+)?$/.test(normal) ? Number(normal) : cell);
+    }
+    case 'select':
+      return checkFieldValue(field, option(cell));
+    case 'multi_select':
+      return checkFieldValue(
+        field,
+        cell
+          .split(';')
+          .map((part) => part.trim())
+          .filter(Boolean)
+          .map(option),
+      );
+    case 'person':
+      return checkFieldValue(field, people.get(cell.toLowerCase()) ?? cell);
+    case 'checkbox':
+      if (truthy.has(cell.toLowerCase())) return { ok: true, value: true };
+      if (falsy.has(cell.toLowerCase())) return { ok: true, value: false };
+      return checkFieldValue(field, cell);
+    default:
+      return checkFieldValue(field, text);
+  }
+}
+
+/** A value as a CSV cell writes it, read back by `fieldValueOfText`: options by label, people by username. */
+export function fieldValueText(
+  field: Pick<TFieldDefinition, 'kind' | 'options'>,
+  value: unknown,
+  usernameOf: (id: number) => string | undefined,
+): string {
+  if (value === null || value === undefined) return '';
+  const label = (id: unknown) => field.options.find((o) => o.id === id)?.label ?? String(id);
+  switch (field.kind) {
+    case 'select':
+      return label(value);
+    case 'multi_select':
+      return Array.isArray(value) ? value.map(label).join('; ') : '';
+    case 'person':
+      return usernameOf(Number(value)) ?? '';
+    default:
+      return String(value);
+  }
+}

@@ -350,3 +350,47 @@ describe('filter and sort', () => {
     expect(await count('&sort=field.frames&field.frames=1..')).toBe(4);
   });
 });
+
+describe('CSV', () => {
+  function upload(team: Team, flow: Flow, file: string, dryRun: boolean) {
+    const boundary = `----fields${Math.random().toString(36).slice(2)}`;
+    const part = (name: string, value: string) =>
+      `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
+    const payload =
+      part('project', String(flow.project.id)) +
+      part('pipeline', String(flow.pipeline.id)) +
+      part('dry_run', String(dryRun)) +
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="units.csv"\r\n\r\n${file}\r\n--${boundary}--\r\n`;
+    return t.app.inject({
+      method: 'POST',
+      url: '/api/units/import/',
+      payload,
+      headers: { ...team.member.headers, 'content-type': `multipart/form-data; boundary=${boundary}` },
+    });
+  }
+
+  test('an import fills fields by column name; a bad cell names its line and field; the export writes them back', async () => {
+    const { team, flow } = await setup();
+    const bad = await upload(team, flow, 'name,Frames,Difficulty\nShot 1,96,Easy\nShot 2,many,Hard\n', true);
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json<{ errors: { line: number; field: string; message: string }[] }>().errors).toEqual([
+      { line: 3, field: 'Frames', message: 'Enter a number.' },
+    ]);
+    const file = `name,Frames,difficulty,Tags,Owner,Done\nShot 1,96,Easy,FX; crowd,${team.member.username},yes\nShot 2,"1 240,5",hard,,,\n`;
+    const dry = await upload(team, flow, file, true);
+    expect(dry.json(), dry.body).toMatchObject({ created: 2, dry_run: true });
+    const units = await as(t, team.member)('GET', `/api/units/?project=${flow.project.id}`);
+    expect(units.json<TUnitList>().count).toBe(0);
+    const done = await upload(team, flow, file, false);
+    expect(done.json(), done.body).toMatchObject({ created: 2, dry_run: false });
+    const listed = (await as(t, team.member)('GET', `/api/units/?project=${flow.project.id}`)).json<TUnitList>();
+    expect(listed.results.map((u) => u.fields)).toEqual([
+      { frames: 96, difficulty: 'easy', tags: ['fx', 'crowd'], owner: team.member.id, done: true },
+      { frames: 1240.5, difficulty: 'hard' },
+    ]);
+    const exported = await as(t, team.member)('GET', `/api/pipelines/${flow.pipeline.id}/export.csv`);
+    const [header, first] = exported.body.replace(/^\uFEFF/, '').split('\r\n');
+    expect(header).toContain('description,Frames,Difficulty,Tags,Owner,Delivery,Done,Notes,Client ref,Link,');
+    expect(first).toContain(`,96,Easy,"FX; Crowd",${team.member.username},,true,,,`);
+  });
+});

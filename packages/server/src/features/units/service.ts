@@ -168,6 +168,8 @@ export type ImportedUnit = {
   description: string;
   /** Stages given own values; a field left out keeps the stage's effective value (as PATCH tasks/ seeds it). */
   stages: { stage: number; assignees?: number[]; due?: Date }[];
+  /** Custom field values, checked (docs/custom-fields.md); fields left out take their default. */
+  fields?: Record<string, unknown>;
 };
 
 /**
@@ -198,7 +200,14 @@ export async function createImportedUnits(
       descriptions: rows.map((row) => row.description),
       now,
     });
-    await setFieldsOf(tx, created, await unitFieldDefaults(tx, projectId));
+    const defaults = await unitFieldDefaults(tx, projectId);
+    const valued = created
+      .map((unit, i) => ({ id: unit.id, fields: { ...defaults, ...rows[i]!.fields } }))
+      .filter((unit) => Object.keys(unit.fields).length > 0);
+    if (valued.length > 0) {
+      await tx.execute(sql`update units u set fields = x.fields
+        from json_to_recordset(${JSON.stringify(valued)}::json) as x(id int, fields jsonb) where u.id = x.id`);
+    }
     const own = rows.flatMap((row, i) =>
       row.stages.map((spec) => ({
         unit: created[i]!.id,
