@@ -288,6 +288,6 @@ export function fieldValueText(
     case 'person':
       return usernameOf(Number(value)) ?? '';
     default:
-      return String(value);
+      return typeof value === 'object' ? JSON.stringify(value) : String(value as string | number | boolean);
   }
 }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { TFieldDefinition, TMatrixPage, TUnit, TUnitList, TView, TWholeMatrixAnswer } from '@stageline/shared';
-import { countStatements } from '../../db';
+import { eq } from 'drizzle-orm';
+import { countStatements, schema } from '../../db';
 import { relaxedLimits } from '../../../test/accounts';
 import { buildTestApp, type TestApp } from '../../../test/helpers';
 import { buildFlow, buildUnit, type Flow } from '../../../test/units';
@@ -392,5 +393,37 @@ describe('CSV', () => {
     const [header, first] = exported.body.replace(/^\uFEFF/, '').split('\r\n');
     expect(header).toContain('description,Frames,Difficulty,Tags,Owner,Delivery,Done,Notes,Client ref,Link,');
     expect(first).toContain(`,96,Easy,"FX; Crowd",${team.member.username},,true,,,`);
+  });
+});
+
+describe('webhooks', () => {
+  test('unit.created and unit.deleted carry the unit’s fields', async () => {
+    const { team, flow } = await setup();
+    const [hook] = await t.database.db
+      .insert(schema.webhooks)
+      .values({
+        workspaceId: team.workspace.id,
+        url: 'http://127.0.0.1:9/hook',
+        events: ['unit.created', 'unit.deleted'],
+        secret: 'whsec_fields',
+      })
+      .returning({ id: schema.webhooks.id });
+    const created = await as(t, team.member)('POST', '/api/units/', {
+      project: flow.project.id,
+      pipeline: flow.pipeline.id,
+      name: 'Shot 010',
+      fields: { frames: 24, difficulty: 'hard' },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    expect(created.json<TUnit>().fields).toEqual({ frames: 24, difficulty: 'hard' });
+    expect((await as(t, team.admin)('DELETE', `/api/units/${created.json<TUnit>().id}/`)).statusCode).toBe(204);
+    const deliveries = await t.database.db
+      .select({ event: schema.webhookDeliveries.event, data: schema.webhookDeliveries.data })
+      .from(schema.webhookDeliveries)
+      .where(eq(schema.webhookDeliveries.webhookId, hook!.id));
+    const fieldsOf = (event: string) =>
+      (deliveries.find((d) => d.event === event)?.data as { unit: { fields: object } } | undefined)?.unit.fields;
+    expect(fieldsOf('unit.created')).toEqual({ frames: 24, difficulty: 'hard' });
+    expect(fieldsOf('unit.deleted')).toEqual({ frames: 24, difficulty: 'hard' });
   });
 });

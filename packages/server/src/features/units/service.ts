@@ -71,8 +71,8 @@ async function unitsChanged(
     workspaceId: number;
     projectId: number;
     pipelineId: number;
-    created?: { id: number; name: string }[];
-    deleted?: { id: number; name: string }[];
+    created?: { id: number; name: string; fields?: Record<string, unknown> }[];
+    deleted?: { id: number; name: string; fields?: Record<string, unknown> }[];
     batch?: boolean;
   },
 ) {
@@ -82,8 +82,9 @@ async function unitsChanged(
     await emitUnitsBatchCreated(tx, workspaceId, { project: projectId, pipeline: pipelineId, units });
     return;
   }
-  const unit = (row: { id: number; name: string }) => ({
-    unit: { id: row.id, name: row.name, project: projectId, pipeline: pipelineId },
+  // Custom field values by key (docs/custom-fields.md), as the API's `fields`.
+  const unit = (row: { id: number; name: string; fields?: Record<string, unknown> }) => ({
+    unit: { id: row.id, name: row.name, project: projectId, pipeline: pipelineId, fields: row.fields ?? {} },
   });
   await emitWebhookEvents(tx, workspaceId, [
     ...created.map((row) => ({ event: 'unit.created' as const, data: unit(row) })),
@@ -123,7 +124,7 @@ export async function createUnit(
       workspaceId: project.workspaceId,
       projectId: project.id,
       pipelineId: input.pipeline,
-      created: rows,
+      created: rows.map((row) => ({ ...row, fields: fields.set })),
     });
     return rows;
   });
@@ -408,7 +409,7 @@ export async function deleteUnit(db: Db, { userId, unitId }: { userId: number; u
       workspaceId,
       projectId: unit.projectId,
       pipelineId: unit.pipelineId,
-      deleted: [{ id: unit.id, name: unit.name }],
+      deleted: [{ id: unit.id, name: unit.name, fields: unit.fields }],
     });
   });
 }
