@@ -288,6 +288,7 @@ export function fieldValueText(
     case 'person':
       return usernameOf(Number(value)) ?? '';
     default:
-      return typeof value === 'object' ? JSON.stringify(value) : String(value as string | number | boolean);
+      if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return String(value);
+      return JSON.stringify(value);
   }
 }
