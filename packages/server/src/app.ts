@@ -32,6 +32,7 @@ import {
   type ThumbnailQueue,
 } from './features/attachments';
 import { digestsRoutes } from './features/digests';
+import { fieldsRoutes } from './features/fields';
 import { commentsRoutes } from './features/comments';
 import { csvRoutes } from './features/csv';
 import { eventsRoutes, type EventHub } from './features/events';
@@ -243,6 +244,7 @@ export async function buildApp({
       await api.register(projectsRoutes, { db: database.db });
       await api.register(pipelinesRoutes, { db: database.db });
       await api.register(unitsRoutes, { db: database.db });
+      await api.register(fieldsRoutes, { db: database.db });
       await api.register(tasksRoutes, { db: database.db });
       await api.register(teamsRoutes, { db: database.db });
       await api.register(csvRoutes, { db: database.db });

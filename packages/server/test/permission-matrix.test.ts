@@ -47,6 +47,8 @@ type Fixture = {
   attachment: number;
   /** A time log of the member on the to-do task, on a day ahead (a different one per scene). */
   timeLog: number;
+  /** A custom field (text) of the project. */
+  field: number;
 };
 type Call = { url: string; payload?: object | Buffer; headers?: Record<string, string> };
 /** `stream`: the answer never ends (server-sent events): only its status is read. */
@@ -443,6 +445,22 @@ const table: Record<string, Entry> = {
     expect: [401, 404, 403, 200, 200, 200],
     call: (f) => ({ url: `/api/units/${f.unit}/`, payload: { name: 'Renamed' } }),
   },
+  // Custom fields (docs/custom-fields.md): everyone who sees the project reads them; Admins define them.
+  'GET /api/projects/:id/fields/': {
+    expect: [401, 404, 200, 200, 200, 200],
+    call: (f) => ({ url: `/api/projects/${f.project}/fields/` }),
+  },
+  'POST /api/projects/:id/fields/': {
+    expect: [401, 404, 403, 403, 201, 201],
+    call: (f) => ({
+      url: `/api/projects/${f.project}/fields/`,
+      payload: { key: `k${fresh()}`, name: 'K', kind: 'text' },
+    }),
+  },
+  'PATCH /api/fields/:id/': {
+    expect: [401, 404, 403, 403, 200, 200],
+    call: (f) => ({ url: `/api/fields/${f.field}/`, payload: { name: 'Renamed' } }),
+  },
   'DELETE /api/units/:id/': { expect: [401, 404, 403, 403, 204, 204], call: (f) => ({ url: `/api/units/${f.unit}/` }) },
   'GET /api/tasks/': {
     expect: [401, 404, 200, 200, 200, 200],
@@ -760,6 +778,10 @@ describe('permission matrix', () => {
         shared: true,
       })
       .returning({ id: schema.savedViews.id });
+    const [field] = await db
+      .insert(schema.fieldDefinitions)
+      .values({ projectId: project.id, key: 'client', name: 'Client', kind: 'text' })
+      .returning({ id: schema.fieldDefinitions.id });
     const storageKey = `matrix/${fresh()}`;
     const [attachment] = await db
       .insert(schema.attachments)
@@ -806,6 +828,7 @@ describe('permission matrix', () => {
       view: view!.id,
       attachment: attachment!.id,
       timeLog: timeLog?.id ?? 0,
+      field: field!.id,
     };
   }
 

@@ -35,6 +35,13 @@ import {
   type TRole,
   type THistoryAction,
   type TTaskStatus,
+  FieldKinds,
+  FieldLimits,
+  FieldTargets,
+  type TFieldKind,
+  type TFieldOption,
+  type TFieldTarget,
+  type TFieldValue,
 } from '@stageline/shared';
 
 /**
@@ -661,12 +668,50 @@ export const units = pgTable(
       .references(() => pipelines.id, { onDelete: 'cascade' }),
     name: displayName('name').notNull(),
     description: text('description').notNull().default(''),
+    /**
+     * Custom field values by field key (docs/custom-fields.md): read with the row, so the matrix
+     * needs no statement for them; filtered through the GIN index below (decision 210).
+     */
+    fields: jsonb('fields').$type<Record<string, unknown>>().notNull().default({}),
     ...timestamps,
   },
   (t) => [
     index('units_pipeline_id_name_idx').on(t.pipelineId, t.name, t.id),
     index('units_pipeline_id_created_idx').on(t.pipelineId, t.createdAt, t.id),
     index('units_project_id_idx').on(t.projectId),
+    index('units_fields_idx').using('gin', t.fields.op('jsonb_path_ops')),
+  ],
+);
+
+/**
+ * A custom field of a project (docs/custom-fields.md): its key names the value in `units.fields`
+ * and never changes, nor do its kind and target; archived instead of deleted, so no value is lost.
+ */
+export const fieldDefinitions = pgTable(
+  'field_definitions',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    projectId: integer('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    key: varchar('key', { length: FieldLimits.key.max }).notNull(),
+    name: varchar('name', { length: FieldLimits.name.max }).notNull(),
+    kind: varchar('kind', { length: 16 }).$type<TFieldKind>().notNull(),
+    appliesTo: varchar('applies_to', { length: 8 }).$type<TFieldTarget>().notNull().default('unit'),
+    /** Stages whose tasks have the field (task fields); empty: all. */
+    stageIds: integer('stage_ids').array().notNull().default(sql`'{}'::int[]`),
+    required: boolean('required').notNull().default(false),
+    defaultValue: jsonb('default_value').$type<TFieldValue>(),
+    unit: varchar('unit', { length: FieldLimits.unit.max }).notNull().default(''),
+    options: jsonb('options').$type<TFieldOption[]>().notNull().default([]),
+    position: integer('position').notNull().default(0),
+    archivedAt: at('archived_at'),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('field_definitions_project_key_key').on(t.projectId, t.key),
+    check('field_definitions_kind_check', oneOf(t.kind, FieldKinds)),
+    check('field_definitions_applies_to_check', oneOf(t.appliesTo, FieldTargets)),
   ],
 );
 

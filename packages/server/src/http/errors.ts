@@ -34,9 +34,12 @@ export class AppError extends Error {
   }
 }
 
+/** A field error's message: an i18n key, or a key and its interpolation values. */
+export type FieldMessage = string | { message: string; params: Record<string, string | number> };
+
 /** Field errors in the `{"field": ["message"]}` shape (docs/rules.md §API); messages are i18n keys. */
 export class FieldError extends Error {
-  constructor(readonly fields: Record<string, string[]>) {
+  constructor(readonly fields: Record<string, FieldMessage[]>) {
     super('Invalid input.');
     this.name = 'FieldError';
   }
@@ -114,7 +117,9 @@ export function installErrorHandling(app: FastifyInstance): void {
     }
     if (error instanceof FieldError) {
       const fields: TFieldErrors = {};
-      for (const [field, messages] of Object.entries(error.fields)) fields[field] = messages.map((m) => request.t(m));
+      for (const [field, messages] of Object.entries(error.fields)) {
+        fields[field] = messages.map((m) => (typeof m === 'string' ? request.t(m) : request.t(m.message, m.params)));
+      }
       return reply.status(400).send(fields);
     }
     if (hasZodFastifySchemaValidationErrors(error)) {

@@ -47,6 +47,9 @@ const expected: Record<string, TRole[]> = {
   'view.moderate': ['admin', 'owner'],
   'webhook.view': ['admin', 'owner'],
   'webhook.manage': ['admin', 'owner'],
+  // docs/custom-fields.md: Admins define fields; values follow unit.update and task.update.
+  'field.view': ['guest', 'member', 'admin', 'owner'],
+  'field.manage': ['admin', 'owner'],
 };
 
 describe('the permission table', () => {

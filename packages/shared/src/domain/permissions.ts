@@ -56,6 +56,11 @@ export const Permissions = {
    * `canLogTime`); everyone changes their own logs, `moderate`: anyone's, and sees everyone's.
    */
   time: { log: 'member', moderate: 'admin' },
+  /**
+   * Custom fields of a project (docs/custom-fields.md): everyone who sees it reads their definitions;
+   * Admins define, change and archive them. Values are set with the unit's or task's `update`.
+   */
+  field: { view: 'guest', manage: 'admin' },
 } as const satisfies Record<string, Record<string, TRole>>;
 
 export type TResource = keyof typeof Permissions;

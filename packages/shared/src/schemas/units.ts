@@ -6,6 +6,15 @@ import { ZRole } from './workspaces';
 import { Limits } from '../limits';
 import { stripInvisibles, ZDescription, ZId, zIdList, ZName, ZOffset, ZPageLimit } from '../validation';
 import { ZTaskTeams, ZTaskTeamsPatch, ZTeamRef } from './teams';
+import { FieldLimits, ZFieldSort, ZFieldValues } from './fields';
+
+/** A `fields` object in a request: checked against the project's definitions by the server. */
+const ZFieldsInput = ZFieldValues.refine((fields) => Object.keys(fields).length <= FieldLimits.perProject.max, {
+  message: 'Ensure this list has no more than {{max}} items.',
+});
+
+/** `field.<key>=…` filters beside a query's own parameters (docs/custom-fields.md). */
+const fieldFilters = z.string().max(500);
 
 /**
  * The contract of units and their tasks (docs/rules.md §Tasks, §API, §Web, §Pipelines). The engine's rules
@@ -37,14 +46,19 @@ export const ZUnitCreate = z.object({
   pipeline: z.number().int().positive(),
   name: ZName,
   description: ZDescription.optional(),
+  /** Custom field values by key; fields left out take their default (a required one without a default: 400). */
+  fields: ZFieldsInput.optional(),
 });
-export const ZUnitPatch = z.object({ name: ZName, description: ZDescription }).partial();
+/** `fields`: only the keys sent change; null or "" clears a value. */
+export const ZUnitPatch = z.object({ name: ZName, description: ZDescription, fields: ZFieldsInput }).partial();
 export const ZUnit = z.object({
   id: z.number().int(),
   project: z.number().int(),
   pipeline: z.number().int(),
   name: z.string(),
   description: z.string(),
+  /** Custom field values by key (docs/custom-fields.md); {} when an older answer has none. */
+  fields: ZFieldValues.default({}),
   created_at: z.string(),
   tasks: z.array(ZTaskCell),
 });
@@ -64,6 +78,10 @@ export const ZUnitListQuery = z.object({
   offset: ZOffset,
   limit: ZPageLimit,
 });
+/** The route's query: `ZUnitListQuery` and `field.<key>=…` filters (docs/custom-fields.md). */
+export const ZUnitListQueryWithFields = ZUnitListQuery.catchall(fieldFilters).describe(
+  'Also `field.<key>=…` filters on custom fields (with `project` or `pipeline`; docs/custom-fields.md).',
+);
 export const ZUnitSummary = ZUnit.omit({ tasks: true });
 export type TUnitSummary = z.infer<typeof ZUnitSummary>;
 export const ZUnitList = z.object({
@@ -135,7 +153,8 @@ export const ZMatrixQuery = z.object({
   after: z.string().max(1000).optional(),
   offset: ZOffset,
   limit: ZPageLimit,
-  sort: z.enum(['name', '-name', 'created', '-created']).default('name'),
+  /** Also `field.<key>` or `-field.<key>` (docs/custom-fields.md). */
+  sort: z.union([z.enum(['name', '-name', 'created', '-created']), ZFieldSort]).default('name'),
   /** Units having at least one task in this status. */
   status: ZTaskStatus.optional(),
   /** Units having a task assigned to this user id ('me' for the caller). */
@@ -145,12 +164,22 @@ export const ZMatrixQuery = z.object({
   overdue: z.enum(['true', 'false']).optional(),
   search: z.string().trim().max(Limits.name.max).optional(),
 });
+/** The route's query: `ZMatrixQuery` and `field.<key>=…` filters. */
+export const ZMatrixQueryWithFields = ZMatrixQuery.catchall(fieldFilters).describe(
+  'Also `field.<key>=…` filters on custom fields: numbers and dates `v`, `a..b`, `a..`, `..b`; selects any of `id,id`; ' +
+    'a person `me` or ids; a checkbox `true`/`false`; text a part of it (docs/custom-fields.md).',
+);
 export const ZMatrixPage = z.object({
   count: z.number().int(),
   /** The `after` of the next page, or null on the last one. */
   next_cursor: z.string().nullable(),
   stages: z.array(z.object({ id: z.number().int(), name: z.string() })),
-  rows: z.array(z.object({ unit: z.object({ id: z.number().int(), name: z.string() }), tasks: z.array(ZTaskCell) })),
+  rows: z.array(
+    z.object({
+      unit: z.object({ id: z.number().int(), name: z.string(), fields: ZFieldValues.default({}) }),
+      tasks: z.array(ZTaskCell),
+    }),
+  ),
 });
 export type TMatrixPage = z.infer<typeof ZMatrixPage>;
 

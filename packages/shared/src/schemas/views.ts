@@ -4,14 +4,15 @@ import { ZId } from '../validation';
 /**
  * Saved views (issue 20): the filters and sort of the matrix or a task list, saved by name, for
  * oneself or shared with the workspace. Filters are kept as the screen's URL query (name → value),
- * so opening a view and following a link to it are the same thing.
+ * so opening a view and following a link to it are the same thing. Custom field filters keep their
+ * `field.<key>` names (docs/custom-fields.md).
  */
 
 export const ViewKinds = ['matrix', 'tasks'] as const;
 export const ZViewKind = z.enum(ViewKinds);
 
 export const ZViewFilters = z
-  .record(z.string().regex(/^[a-z_]{1,40}$/), z.string().max(500))
+  .record(z.string().regex(/^(?:[a-z_]{1,40}|field\.[a-z][a-z0-9_]{0,29})$/), z.string().max(500))
   .refine((filters) => Object.keys(filters).length <= 20, 'Ensure this list has no more than {{max}} items.');
 
 const viewFields = {

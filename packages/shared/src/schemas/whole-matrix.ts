@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { TaskStatuses, type TTaskStatus } from '../domain/tasks';
 import { ZTaskStatus } from './units';
+import { ZFieldValues, type TFieldValues } from './fields';
 
 /**
  * The whole unit × stage matrix of a pipeline (issue 13; docs/decisions.md, "The whole matrix"): the
@@ -59,6 +60,11 @@ export const ZWholeMatrix = z.object({
   teams: z.record(z.string(), ZIds),
   /** Files on a task and its comments, where there are some. */
   files: z.record(z.string(), ZWholeId),
+  /**
+   * Custom field values by unit id, of the units that have some (docs/custom-fields.md). Optional in
+   * the type only: the server always sends it.
+   */
+  fields: z.record(z.string(), ZFieldValues).optional(),
 });
 export type TWholeMatrixAnswer = z.infer<typeof ZWholeMatrix>;
 
@@ -127,7 +133,7 @@ export type TWholeMatrixCell = [
   teams?: number[],
 ];
 /** A unit as the screen keeps it: one cell per stage, in the stages' order, null where it has no task. */
-export type TWholeMatrixUnit = [id: number, name: string, cells: (TWholeMatrixCell | null)[]];
+export type TWholeMatrixUnit = [id: number, name: string, cells: (TWholeMatrixCell | null)[], fields?: TFieldValues];
 /** The whole matrix as the screen keeps it (`wholeMatrixRows`). */
 export type TWholeMatrix = {
   pipeline: number;
@@ -151,7 +157,8 @@ export function wholeMatrixRows(answer: TWholeMatrixAnswer): TWholeMatrix {
   const units = answer.units.map(([id, name]): TWholeMatrixUnit => {
     const cells = new Array<TWholeMatrixCell | null>(answer.stages.length).fill(null);
     rowOf.set(id, cells);
-    return [id, name, cells];
+    const fields = answer.fields?.[String(id)];
+    return fields ? [id, name, cells, fields] : [id, name, cells];
   });
   const noIds: number[] = [];
   for (const fields of answer.cells) {

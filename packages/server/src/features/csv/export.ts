@@ -1,9 +1,10 @@
 import { asc, eq, inArray } from 'drizzle-orm';
 import { schema, type Db } from '../../db';
+import { loadProjectFields } from '../fields';
 import { exportTasks, loadCells } from '../tasks';
 import { authorizePipelineGraph } from '../units';
 import type { z } from 'zod';
-import type { ZTaskListQuery } from '@stageline/shared';
+import { fieldValueText, type ZTaskListQuery } from '@stageline/shared';
 
 const { units, users } = schema;
 
@@ -33,15 +34,19 @@ export async function exportPipeline(
   { userId, pipelineId }: { userId: number; pipelineId: number },
 ): Promise<CsvExport> {
   // The access, the pipeline's name and its graph in one statement (decision 121).
-  const { workspaceId, pipelineName, graph } = await authorizePipelineGraph(db, { userId, pipelineId });
+  const { workspaceId, projectId, pipelineName, graph } = await authorizePipelineGraph(db, { userId, pipelineId });
   const names = new Map(graph.nodes.map((n) => [n.id, n.name]));
-  const header = ['id', 'name', 'description'];
+  // Custom fields by name, after the description (docs/custom-fields.md): an import reads them back.
+  const fields = (await loadProjectFields(db, projectId)).filter(
+    (f) => f.appliesTo === 'unit' && f.archivedAt === null,
+  );
+  const header = ['id', 'name', 'description', ...fields.map((field) => field.name)];
   for (const stage of graph.flow) {
     const name = names.get(stage) ?? '';
     header.push(`${name}: status`, `${name}: assignees`, `${name}: due`);
   }
   const list = await db
-    .select({ id: units.id, name: units.name, description: units.description })
+    .select({ id: units.id, name: units.name, description: units.description, fields: units.fields })
     .from(units)
     .where(eq(units.pipelineId, pipelineId))
     .orderBy(asc(units.name), asc(units.id));
@@ -50,13 +55,22 @@ export async function exportPipeline(
   for (let start = 0; start < list.length; start += chunk) {
     const page = list.slice(start, start + chunk);
     const cells = await loadCells(db, { graph, unitIds: page.map((u) => u.id), workspaceId, now });
-    const people = await usernames(
-      db,
-      [...cells.values()].flatMap((tasks) => tasks.flatMap((task) => task.assignees)),
-    );
+    const people = await usernames(db, [
+      ...[...cells.values()].flatMap((tasks) => tasks.flatMap((task) => task.assignees)),
+      ...page.flatMap((unit) =>
+        fields
+          .filter((f) => f.kind === 'person' && typeof unit.fields[f.key] === 'number')
+          .map((f) => Number(unit.fields[f.key])),
+      ),
+    ]);
     for (const unit of page) {
       const byStage = new Map((cells.get(unit.id) ?? []).map((task) => [task.stage, task]));
-      const row = [String(unit.id), unit.name, unit.description];
+      const row = [
+        String(unit.id),
+        unit.name,
+        unit.description,
+        ...fields.map((field) => fieldValueText(field, unit.fields[field.key], (id) => people.get(id))),
+      ];
       for (const stage of graph.flow) {
         const task = byStage.get(stage);
         row.push(

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
-import { Limits, stripInvisibles, type TUnitImportFields } from '@stageline/shared';
+import { fieldValueOfText, Limits, stripInvisibles, type TUnitImportFields } from '@stageline/shared';
 import { schema, type Db } from '../../db';
+import { loadProjectFields, type FieldRow } from '../fields';
 import { loadGraph } from '../tasks';
 import { authorizeNewUnit, createImportedUnits, type ImportedUnit } from '../units';
 import { unguardCell, type CsvProblem, type CsvTable } from './format';
@@ -68,7 +69,10 @@ async function membersOf(db: Db, workspaceId: number): Promise<Map<string, numbe
   return byKey;
 }
 
-type Column = { kind: 'name' | 'description' | 'ignored' } | { kind: 'assignees' | 'due'; stage: number };
+type Column =
+  | { kind: 'name' | 'description' | 'ignored' }
+  | { kind: 'assignees' | 'due'; stage: number }
+  | { kind: 'field'; field: FieldRow };
 
 /**
  * POST units/import/: checks the caller may create units in the pipeline, then the file as
@@ -109,6 +113,14 @@ export async function importUnits(
     stageByName.set(key, stageByName.has(key) ? 'ambiguous' : node.id);
   }
 
+  // Custom fields by name or key (docs/custom-fields.md, "CSV"): what an export writes, read back.
+  const fieldByName = new Map<string, FieldRow>();
+  for (const field of await loadProjectFields(db, fields.project)) {
+    if (field.appliesTo !== 'unit' || field.archivedAt !== null) continue;
+    fieldByName.set(field.key, field);
+    fieldByName.set(field.name.trim().toLowerCase(), field);
+  }
+
   const problems: CsvProblem[] = [];
   const columns: Column[] = [];
   const seen = new Set<string>();
@@ -133,6 +145,11 @@ export async function importUnits(
       continue;
     }
     if (ignoredColumn(key)) continue;
+    const field = fieldByName.get(key);
+    if (field) {
+      columns[columns.length - 1] = { kind: 'field', field };
+      continue;
+    }
     const per = /^(.*?)\s*:\s*(assignees|due)$/i.exec(column);
     if (!per) {
       problem('Unknown column “{{column}}”.', { column });
@@ -201,6 +218,12 @@ export async function importUnits(
             else ids.push(id);
           }
           stageOf(column.stage).assignees = [...new Set(ids)];
+          return;
+        }
+        case 'field': {
+          const checked = fieldValueOfText(column.field, cell, members);
+          if (!checked.ok) problem(checked.message, checked.params);
+          else if (checked.value !== null) (unit.fields ??= {})[column.field.key] = checked.value;
           return;
         }
         case 'due': {

@@ -1,15 +1,22 @@
 import { createHash } from 'node:crypto';
 import { sql, type SQL } from 'drizzle-orm';
-import { TaskStatuses, WholeMatrixCellFields, type TMatrixPage, type ZMatrixQuery } from '@stageline/shared';
+import {
+  fieldFiltersOf,
+  TaskStatuses,
+  WholeMatrixCellFields,
+  type TMatrixPage,
+  type ZMatrixQueryWithFields,
+} from '@stageline/shared';
 import type { z } from 'zod';
 import type { Db } from '../../db';
 import { isRowId, readCursor, writeCursor } from '../../http/cursor';
+import { fieldConditions, fieldSort, loadProjectFields } from '../fields';
 import { effectiveDue, loadCells, overdueAt, rowsOf, tasksOfPerson, tasksOfTeam } from '../tasks';
 import { membershipOf } from '../workspaces';
 import { authorizePipelineGraph } from './policy';
 import { escapeLike } from './service';
 
-type Query = z.infer<typeof ZMatrixQuery>;
+type Query = z.infer<typeof ZMatrixQueryWithFields>;
 
 /** A creation time as a cursor holds it: UTC to the microsecond, as the database keeps it. */
 const utcMicros = sql.raw(`to_char(u.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`);
@@ -27,7 +34,9 @@ const sorts = {
   '-name': { ...byName, desc: true },
   created: { ...byCreated, desc: false },
   '-created': { ...byCreated, desc: true },
-} satisfies Record<Query['sort'], unknown>;
+} satisfies Record<Exclude<Query['sort'], `${string}field.${string}`>, unknown>;
+
+const isBuiltInSort = (sort: string): sort is keyof typeof sorts => Object.hasOwn(sorts, sort);
 
 /**
  * GET units/matrix/ (the unit list as a matrix): one page of a pipeline's units, each with its
@@ -40,11 +49,19 @@ const sorts = {
  * what the first does; a filtered page after a cursor counts its matches in a statement of its own.
  */
 export async function matrixPage(db: Db, { userId, query }: { userId: number; query: Query }): Promise<TMatrixPage> {
-  const sort = sorts[query.sort];
+  const { workspaceId, projectId, unitsCount, graph } = await authorizePipelineGraph(db, {
+    userId,
+    pipelineId: query.pipeline,
+  });
+  // Custom fields (docs/custom-fields.md): their definitions are read only when a filter or the sort
+  // names one, so the plain matrix keeps its three statements; values come with the page's rows.
+  const fieldFilters = fieldFiltersOf(query);
+  const builtIn = isBuiltInSort(query.sort);
+  const fields = Object.keys(fieldFilters).length > 0 || !builtIn ? await loadProjectFields(db, projectId) : [];
+  const sort = isBuiltInSort(query.sort) ? sorts[query.sort] : fieldSort(fields, query.sort, sql`u.fields`);
   const after = readCursor(query.after, query.offset, ([key, id, ...rest]) =>
     typeof key === 'string' && sort.valid(key) && isRowId(id) && rest.length === 0 ? { key, id } : undefined,
   );
-  const { workspaceId, unitsCount, graph } = await authorizePipelineGraph(db, { userId, pipelineId: query.pipeline });
   const now = new Date();
   const taskFilter = (condition: SQL) =>
     sql`u.id in (select t.unit_id from tasks t where t.pipeline_id = ${query.pipeline} and ${condition})`;
@@ -65,6 +82,7 @@ export async function matrixPage(db: Db, { userId, query }: { userId: number; qu
     // A team of another workspace assigns nothing here.
     where.push(taskFilter(sql`t.id in ${tasksOfTeam(query.assignee_team)}`));
   }
+  where.push(...fieldConditions(fields, fieldFilters, { column: sql`u.fields`, userId, escapeLike }));
 
   // Without a filter the count is the pipeline's, kept by the database, and the page is a range of
   // the pipeline's name or date index; a filter has its matches counted with the page (decision 120),
@@ -77,9 +95,9 @@ export async function matrixPage(db: Db, { userId, query }: { userId: number; qu
         sql`(${sort.key}, u.id) ${sql.raw(sort.desc ? '<' : '>')} (${after.key}::${sort.type}, ${after.id}::int)`,
       ]
     : where;
-  const rows = await rowsOf<{ id: number; name: string; key: string; total: number }>(
+  const rows = await rowsOf<{ id: number; name: string; fields: Record<string, never>; key: string; total: number }>(
     db,
-    sql`select u.id, u.name, ${sort.cursor} as key, ${filtered && !after ? sql`count(*) over ()::int` : sql`0`} as total
+    sql`select u.id, u.name, u.fields, ${sort.cursor} as key, ${filtered && !after ? sql`count(*) over ()::int` : sql`0`} as total
       from units u where ${sql.join(keyed, sql` and `)}
       order by ${sort.key} ${direction}, u.id ${direction}
       limit ${query.limit + 1} offset ${query.offset}`,
@@ -107,7 +125,7 @@ export async function matrixPage(db: Db, { userId, query }: { userId: number; qu
     count,
     next_cursor: more && last ? writeCursor([last.key, last.id]) : null,
     stages: graph.flow.map((id) => ({ id, name: names.get(id) ?? '' })),
-    rows: page.map((u) => ({ unit: { id: u.id, name: u.name }, tasks: cells.get(u.id) ?? [] })),
+    rows: page.map((u) => ({ unit: { id: u.id, name: u.name, fields: u.fields }, tasks: cells.get(u.id) ?? [] })),
   };
 }
 
@@ -164,6 +182,7 @@ export async function wholeMatrix(
     assignees: string | null;
     teams: string | null;
     files: string | null;
+    fields: string | null;
     defaultTeams: Record<string, number[]> | null;
   }>(
     db,
@@ -191,6 +210,8 @@ export async function wholeMatrix(
           select cm.task_id from attachments f join comments cm on cm.id = f.comment_id join tasks t on t.id = cm.task_id
           where f.completed_at is not null and ${ofPipeline}) x
         group by x.task_id) x) as files,
+      (select json_object_agg(u.id, u.fields)::text from units u
+        where u.pipeline_id = ${pipelineId}${ofUnits(sql`u.id`)} and u.fields <> '{}'::jsonb) as fields,
       (select json_object_agg(d.stage_id, d.ids) from (
         select d.stage_id, json_agg(d.team_id order by d.team_id) as ids from stage_default_assignee_teams d
         where d.stage_id = any(${flow}::int[]) group by d.stage_id) d) as "defaultTeams"`,
@@ -205,6 +226,7 @@ export async function wholeMatrix(
     `{"pipeline":${pipelineId},"count":${Number(row?.count ?? 0)},"stages":${JSON.stringify(stages)},` +
     `"statuses":${JSON.stringify(TaskStatuses)},"cell":${JSON.stringify(WholeMatrixCellFields)},` +
     `"people":${row?.people ?? '[]'},"units":${row?.units ?? '[]'},"cells":[${row?.cells ?? ''}],` +
-    `"assignees":${row?.assignees ?? '{}'},"teams":${row?.teams ?? '{}'},"files":${row?.files ?? '{}'}}`;
+    `"assignees":${row?.assignees ?? '{}'},"teams":${row?.teams ?? '{}'},"files":${row?.files ?? '{}'},` +
+    `"fields":${row?.fields ?? '{}'}}`;
   return { json, etag: `"${createHash('sha1').update(json).digest('base64url')}"` };
 }

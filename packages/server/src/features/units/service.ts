@@ -1,19 +1,21 @@
 import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
 import {
   batchUnitNames,
+  fieldFiltersOf,
   Limits,
   type TBatchUnits,
   type TUnit,
   type TUnitList,
   type TUnitSummary,
   type ZUnitCreate,
-  type ZUnitListQuery,
+  type ZUnitListQueryWithFields,
   type ZUnitPatch,
 } from '@stageline/shared';
 import type { z } from 'zod';
 import { escapeLike, rowsOf, schema, type Db } from '../../db';
 import { isRowId, readCursor, writeCursor } from '../../http/cursor';
 import { AppError, FieldError } from '../../http/errors';
+import { applyFieldChanges, checkFieldChanges, fieldConditions, loadProjectFields, unitFieldDefaults } from '../fields';
 import { emitTasksCreated, emitUnitsBatchCreated, emitWebhookEvents, publish } from '../events';
 import { authorizeProject } from '../projects';
 import { insertUnitsWithTasks, loadCells, loadGraph, lockGraphForShare, stageDue } from '../tasks';
@@ -31,6 +33,7 @@ function presentSummary(row: UnitRow): TUnitSummary {
     pipeline: row.pipelineId,
     name: row.name,
     description: row.description,
+    fields: row.fields as TUnitSummary['fields'],
     created_at: row.createdAt.toISOString(),
   };
 }
@@ -40,6 +43,13 @@ async function loadUnit(db: Db, row: UnitRow, workspaceId: number): Promise<TUni
   const graph = await loadGraph(db, row.pipelineId, workspaceId);
   const cells = await loadCells(db, { graph, unitIds: [row.id], workspaceId, now: new Date() });
   return { ...presentSummary(row), tasks: cells.get(row.id) ?? [] };
+}
+
+/** New units' custom field values (their defaults, or those of the request): one statement, none without values. */
+async function setFieldsOf(tx: Db, rows: { id: number }[], values: Record<string, unknown>) {
+  if (rows.length === 0 || Object.keys(values).length === 0) return;
+  await tx.execute(sql`update units set fields = ${JSON.stringify(values)}::jsonb
+    where id in (select value::int from json_array_elements_text(${JSON.stringify(rows.map((row) => row.id))}::json))`);
 }
 
 /**
@@ -61,8 +71,8 @@ async function unitsChanged(
     workspaceId: number;
     projectId: number;
     pipelineId: number;
-    created?: { id: number; name: string }[];
-    deleted?: { id: number; name: string }[];
+    created?: { id: number; name: string; fields?: Record<string, unknown> }[];
+    deleted?: { id: number; name: string; fields?: Record<string, unknown> }[];
     batch?: boolean;
   },
 ) {
@@ -72,8 +82,9 @@ async function unitsChanged(
     await emitUnitsBatchCreated(tx, workspaceId, { project: projectId, pipeline: pipelineId, units });
     return;
   }
-  const unit = (row: { id: number; name: string }) => ({
-    unit: { id: row.id, name: row.name, project: projectId, pipeline: pipelineId },
+  // Custom field values by key (docs/custom-fields.md), as the API's `fields`.
+  const unit = (row: { id: number; name: string; fields?: Record<string, unknown> }) => ({
+    unit: { id: row.id, name: row.name, project: projectId, pipeline: pipelineId, fields: row.fields ?? {} },
   });
   await emitWebhookEvents(tx, workspaceId, [
     ...created.map((row) => ({ event: 'unit.created' as const, data: unit(row) })),
@@ -92,6 +103,13 @@ export async function createUnit(
   { userId, input }: { userId: number; input: z.infer<typeof ZUnitCreate> },
 ): Promise<TUnit> {
   const { project } = await authorizeNewUnit(db, { userId, projectId: input.project, pipelineId: input.pipeline });
+  const fields = await checkFieldChanges(db, {
+    projectId: project.id,
+    workspaceId: project.workspaceId,
+    input: input.fields,
+    target: 'unit',
+    creating: true,
+  });
   const [created] = await db.transaction(async (tx) => {
     await lockGraphForShare(tx, input.pipeline);
     const rows = await insertUnitsWithTasks(tx, {
@@ -101,11 +119,12 @@ export async function createUnit(
       description: input.description ?? '',
       now: new Date(),
     });
+    await setFieldsOf(tx, rows, fields.set);
     await unitsChanged(tx, {
       workspaceId: project.workspaceId,
       projectId: project.id,
       pipelineId: input.pipeline,
-      created: rows,
+      created: rows.map((row) => ({ ...row, fields: fields.set })),
     });
     return rows;
   });
@@ -131,6 +150,7 @@ export async function createUnitsBatch(db: Db, { userId, input }: { userId: numb
       names,
       now: new Date(),
     });
+    await setFieldsOf(tx, rows, await unitFieldDefaults(tx, project.id));
     await unitsChanged(tx, {
       workspaceId: project.workspaceId,
       projectId: project.id,
@@ -149,6 +169,8 @@ export type ImportedUnit = {
   description: string;
   /** Stages given own values; a field left out keeps the stage's effective value (as PATCH tasks/ seeds it). */
   stages: { stage: number; assignees?: number[]; due?: Date }[];
+  /** Custom field values, checked (docs/custom-fields.md); fields left out take their default. */
+  fields?: Record<string, unknown>;
 };
 
 /**
@@ -179,6 +201,14 @@ export async function createImportedUnits(
       descriptions: rows.map((row) => row.description),
       now,
     });
+    const defaults = await unitFieldDefaults(tx, projectId);
+    const valued = created
+      .map((unit, i) => ({ id: unit.id, fields: { ...defaults, ...rows[i]!.fields } }))
+      .filter((unit) => Object.keys(unit.fields).length > 0);
+    if (valued.length > 0) {
+      await tx.execute(sql`update units u set fields = x.fields
+        from json_to_recordset(${JSON.stringify(valued)}::json) as x(id int, fields jsonb) where u.id = x.id`);
+    }
     const own = rows.flatMap((row, i) =>
       row.stages.map((spec) => ({
         unit: created[i]!.id,
@@ -245,7 +275,7 @@ async function switchToOwnValues(
  */
 export async function listUnits(
   db: Db,
-  { userId, query }: { userId: number; query: z.infer<typeof ZUnitListQuery> },
+  { userId, query }: { userId: number; query: z.infer<typeof ZUnitListQueryWithFields> },
 ): Promise<TUnitList> {
   const after = readCursor(query.after, query.offset, ([name, id, ...rest]) =>
     typeof name === 'string' && isRowId(id) && rest.length === 0 ? { name, id } : undefined,
@@ -271,14 +301,28 @@ export async function listUnits(
     sql`${units.projectId} in (select ${projects.id} from ${projects} where ${inWorkspacesOf(userId, projects.workspaceId)})`,
   );
   if (query.search) where.push(sql`${units.name} ilike ${`%${escapeLike(query.search)}%`}`);
+  // Custom field filters need the project whose fields they name (docs/custom-fields.md).
+  const fieldFilters = fieldFiltersOf(query);
+  const filteredByField = Object.keys(fieldFilters).length > 0;
+  if (filteredByField) {
+    const projectId = query.project ?? pipeline?.projectId;
+    if (projectId === undefined) throw new FieldError({ project: ['Required'] });
+    const fields = await loadProjectFields(db, projectId);
+    where.push(...fieldConditions(fields, fieldFilters, { column: sql`${units.fields}`, userId, escapeLike }));
+  }
   // The count: the stored `units_count` of the pipeline or project when nothing else narrows the
   // list (decision 104); else every match, counted by the page's own query unless it starts after
   // a cursor (then separately).
   let known: number | undefined;
   let counted: SQL | undefined;
-  if (!query.search && pipeline && (query.project === undefined || query.project === pipeline.projectId)) {
+  if (
+    !query.search &&
+    !filteredByField &&
+    pipeline &&
+    (query.project === undefined || query.project === pipeline.projectId)
+  ) {
     known = pipeline.unitsCount;
-  } else if (!query.search && query.project !== undefined && query.pipeline === undefined) {
+  } else if (!query.search && !filteredByField && query.project !== undefined && query.pipeline === undefined) {
     counted = sql`(select ${projects.unitsCount} from ${projects} where ${projects.id} = ${query.project})`;
   } else if (!after) {
     counted = sql`count(*) over ()`;
@@ -326,18 +370,30 @@ export async function getUnit(db: Db, { userId, unitId }: { userId: number; unit
   return loadUnit(db, unit, workspaceId);
 }
 
-/** PATCH units/{id}/ (Members and above): name and description. */
+/** PATCH units/{id}/ (Members and above): name, description and custom field values. */
 export async function updateUnit(
   db: Db,
   { userId, unitId, patch }: { userId: number; unitId: number; patch: z.infer<typeof ZUnitPatch> },
 ) {
-  const { workspaceId } = await authorizeUnit(db, { userId, unitId, action: 'update' });
+  const { unit, workspaceId } = await authorizeUnit(db, { userId, unitId, action: 'update' });
+  const fields = await checkFieldChanges(db, {
+    projectId: unit.projectId,
+    workspaceId,
+    input: patch.fields,
+    target: 'unit',
+    creating: false,
+  });
   const changes = Object.fromEntries(
     Object.entries({ name: patch.name, description: patch.description }).filter(([, v]) => v !== undefined),
   );
+  const changesFields = Object.keys(fields.set).length > 0 || fields.clear.length > 0;
   const [row] = await db
     .update(units)
-    .set({ ...changes, updatedAt: new Date() })
+    .set({
+      ...changes,
+      ...(changesFields ? { fields: applyFieldChanges(sql`${units.fields}`, fields) } : {}),
+      updatedAt: new Date(),
+    })
     .where(eq(units.id, unitId))
     .returning();
   if (!row) throw new AppError('not_found');
@@ -353,7 +409,7 @@ export async function deleteUnit(db: Db, { userId, unitId }: { userId: number; u
       workspaceId,
       projectId: unit.projectId,
       pipelineId: unit.pipelineId,
-      deleted: [{ id: unit.id, name: unit.name }],
+      deleted: [{ id: unit.id, name: unit.name, fields: unit.fields }],
     });
   });
 }

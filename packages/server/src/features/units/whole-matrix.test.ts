@@ -85,7 +85,11 @@ describe('GET units/matrix/whole/', () => {
     );
     expect(page.rows.map((r) => r.unit.name)).toEqual(['Shot 1', 'Shot 2', 'Shot 10']);
     for (const [i, [id, name, cells]] of matrix.units.entries()) {
-      expect({ id, name, tasks: named(matrix, cells) }).toEqual({ ...page.rows[i]!.unit, tasks: page.rows[i]!.tasks });
+      const fields = answer.fields?.[String(id)] ?? {};
+      expect({ id, name, fields, tasks: named(matrix, cells) }).toEqual({
+        ...page.rows[i]!.unit,
+        tasks: page.rows[i]!.tasks,
+      });
     }
     // The scene is what the comparison covers: defaults, an own assignee, a done task, an overdue one.
     const all = page.rows.flatMap((r) => r.tasks);

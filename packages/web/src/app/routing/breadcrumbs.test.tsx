@@ -12,6 +12,7 @@ const unit: TUnit = {
   project: 5,
   pipeline: 7,
   name: 'Shot 1',
+  fields: {},
   description: '',
   created_at: '2024-01-01T00:00:00Z',
   tasks: [],

@@ -131,7 +131,7 @@ describe('the matrix', () => {
       stages: [{ id: 10, name: 'Layout' }],
       rows: [
         {
-          unit: { id: 1000, name: 'Shot 1' },
+          unit: { id: 1000, name: 'Shot 1', fields: {} },
           tasks: [
             {
               id: 1,

@@ -159,6 +159,7 @@ export const routes: RouteObject[] = [
                 ],
               },
               { path: 'units', lazy: lazyScreen(() => import('../../features/units/routes/unit-list')) },
+              { path: 'fields', lazy: lazyScreen(() => import('../../features/fields/routes/project-fields')) },
               {
                 path: 'reports',
                 handle: reports,

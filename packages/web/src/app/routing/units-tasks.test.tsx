@@ -202,7 +202,7 @@ function matrixPage(offset: number, limit: number, count: number, stages = twoSt
   const rows = [];
   for (let i = offset; i < Math.min(offset + limit, count); i++)
     rows.push({
-      unit: { id: 1000 + i, name: `Shot ${i}` },
+      unit: { id: 1000 + i, name: `Shot ${i}`, fields: {} },
       tasks: stages.map((s, k) => ({
         id: 10_000 + i * 10 + k,
         stage: s.id,

@@ -53,8 +53,17 @@ export const unitQueryOptions = (id: number) =>
 export const useUnit = (id: number, enabled = true) => useQuery({ ...unitQueryOptions(id), enabled });
 
 /** GET units/matrix/?pipeline=&offset=&limit=&…: one page of rows. */
-export const getMatrixPage = async (filter: TMatrixFilter, offset: number, limit: number, signal?: AbortSignal) =>
-  ZMatrixPage.parse(await api.get('units/matrix/', { query: { ...filter, offset, limit }, signal, silent: true }));
+export const getMatrixPage = async (
+  { fields, ...filter }: TMatrixFilter,
+  offset: number,
+  limit: number,
+  signal?: AbortSignal,
+) => {
+  const byField = Object.fromEntries(Object.entries(fields ?? {}).map(([key, value]) => [`field.${key}`, value]));
+  return ZMatrixPage.parse(
+    await api.get('units/matrix/', { query: { ...filter, ...byField, offset, limit }, signal, silent: true }),
+  );
+};
 export const matrixPageQueryOptions = (filter: TMatrixFilter, offset: number, limit: number) =>
   queryOptions({
     queryKey: unitKeys.matrixPage(filter, offset, limit),

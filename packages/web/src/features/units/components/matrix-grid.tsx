@@ -18,7 +18,20 @@ const nobody: TPeople = new Map();
  * The columns in view: their stages, and the blank widths standing in for the columns before and
  * after; with the name column's and each stage column's width (sized to the grid, decision 203).
  */
-type TColumns = { stages: TStage[]; first: number; before: number; after: number; name: number; cell: number };
+type TColumns = {
+  stages: TStage[];
+  first: number;
+  before: number;
+  after: number;
+  name: number;
+  cell: number;
+  fields: readonly TFieldColumn[];
+};
+
+/** A custom field drawn as a column after the unit's name (docs/custom-fields.md). */
+export type TFieldColumn = { key: string; name: string; render: (row: TGridRow) => React.ReactNode };
+/** Width of a custom field's column. */
+export const FieldColumnWidth = 130;
 
 const MatrixRow = memo(function MatrixRow({
   row,
@@ -68,6 +81,17 @@ const MatrixRow = memo(function MatrixRow({
           <div className={classes.placeholder} style={{ width: '70%', height: 12 }} />
         )}
       </div>
+      {columns.fields.map((field) => (
+        <div
+          key={field.key}
+          className={classes.fieldCell}
+          style={{ width: FieldColumnWidth }}
+          data-testid="matrix-field"
+          data-key={field.key}
+        >
+          {row ? field.render(row) : null}
+        </div>
+      ))}
       <div className={classes.spacer} style={{ width: columns.before }} />
       {columns.stages.map((stage, index) => (
         <div
@@ -97,6 +121,8 @@ const arrowMoves: Record<string, readonly [number, number]> = {
   ArrowRight: [0, 1],
 };
 
+const noFields: readonly TFieldColumn[] = [];
+
 /** Whether a click is a plain one that the app should handle (not a new tab or window). */
 const plainClick = (event: MouseEvent) =>
   event.button === 0 && !event.metaKey && !event.ctrlKey && !event.shiftKey && !event.altKey;
@@ -116,6 +142,8 @@ export type TMatrixGridProps = {
   rowAt: (index: number) => TGridRow | undefined;
   /** Told the first and last row index in view (with overscan) when they change. */
   onRows?: (from: number, to: number) => void;
+  /** Custom fields shown as columns after the unit's name. */
+  fieldColumns?: readonly TFieldColumn[];
 };
 
 /**
@@ -134,6 +162,7 @@ export function MatrixGrid({
   stages,
   rowAt,
   onRows,
+  fieldColumns = noFields,
 }: TMatrixGridProps) {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -151,7 +180,8 @@ export function MatrixGrid({
     observer.observe(grid);
     return () => observer.disconnect();
   }, [drawn]);
-  const { name: nameWidth, cell: cellWidth } = fitColumns(gridWidth, stages.length);
+  const fieldsWidth = fieldColumns.length * FieldColumnWidth;
+  const { name: nameWidth, cell: cellWidth } = fitColumns(gridWidth - fieldsWidth, stages.length);
   const context = useMemo<TCellContext>(
     () => ({
       people,
@@ -180,12 +210,12 @@ export function MatrixGrid({
     getScrollElement: () => scroller.current,
     estimateSize: () => cellWidth,
     // The sticky name column comes first: column offsets start after it.
-    paddingStart: nameWidth,
+    paddingStart: nameWidth + fieldsWidth,
     overscan: 3,
     initialRect: { width: 1200, height: 600 },
   });
   // New widths (a resize, another pipeline): the column virtualizer measures again.
-  useEffect(() => columnVirtualizer.measure(), [columnVirtualizer, nameWidth, cellWidth]);
+  useEffect(() => columnVirtualizer.measure(), [columnVirtualizer, nameWidth, cellWidth, fieldsWidth]);
   const visibleColumns = columnVirtualizer.getVirtualItems();
   const firstColumn = visibleColumns[0]?.index ?? 0;
   const endColumn = (visibleColumns[visibleColumns.length - 1]?.index ?? -1) + 1;
@@ -198,8 +228,9 @@ export function MatrixGrid({
       after: (stages.length - endColumn) * cellWidth,
       name: nameWidth,
       cell: cellWidth,
+      fields: fieldColumns,
     }),
-    [stages, firstColumn, endColumn, nameWidth, cellWidth],
+    [stages, firstColumn, endColumn, nameWidth, cellWidth, fieldColumns],
   );
   const items = virtualizer.getVirtualItems();
   const firstRow = items[0]?.index ?? 0;
@@ -254,7 +285,7 @@ export function MatrixGrid({
       </Stack>
     );
 
-  const width = nameWidth + stages.length * cellWidth;
+  const width = nameWidth + fieldsWidth + stages.length * cellWidth;
   return (
     <div
       ref={scroller}
@@ -274,6 +305,18 @@ export function MatrixGrid({
           <div className={classes.corner} style={{ width: nameWidth }} role="columnheader">
             {t('Unit')}
           </div>
+          {fieldColumns.map((field) => (
+            <div
+              key={field.key}
+              className={classes.headCell}
+              style={{ width: FieldColumnWidth }}
+              title={field.name}
+              role="columnheader"
+              data-testid="matrix-field-head"
+            >
+              {field.name}
+            </div>
+          ))}
           <div className={classes.spacer} style={{ width: columns.before }} />
           {columns.stages.map((stage) => (
             <div

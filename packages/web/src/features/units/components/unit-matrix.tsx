@@ -3,9 +3,9 @@ import { useCallback, useMemo, useState } from 'react';
 import type { TMatrixPage } from '@stageline/shared';
 import { useCurrentUser } from '../../auth';
 import { matrixPageQueryOptions, wholeMatrixQueryOptions, type TMatrixFilter } from '../api';
-import { gridRow, selectUnits, type TGridRow } from '../lib/whole-matrix';
+import { gridRow, needsServer, selectUnits, type TGridRow } from '../lib/whole-matrix';
 import type { TPeople } from './matrix-cell';
-import { MatrixGrid } from './matrix-grid';
+import { MatrixGrid, type TFieldColumn } from './matrix-grid';
 
 /**
  * Where the matrix's rows come from: the whole pipeline, or a page at a time. The drawing is
@@ -26,6 +26,8 @@ type TMatrixProps = {
   empty: React.ReactNode;
   /** Names by user id, for the assignees' avatars in the cells. */
   people?: TPeople;
+  /** Custom fields shown as columns after the unit's name. */
+  fieldColumns?: readonly TFieldColumn[];
 };
 
 /**
@@ -34,7 +36,8 @@ type TMatrixProps = {
  * person scrolls (docs/decisions.md, "Speed"). Either way only the rows and columns in view are drawn.
  */
 export function UnitMatrix({ whole, ...props }: TMatrixProps & { whole: boolean }) {
-  return whole ? <WholeMatrix {...props} /> : <PagedMatrix {...props} />;
+  // Custom field filters and sorts run on the server only (docs/custom-fields.md).
+  return whole && !needsServer(props.filter) ? <WholeMatrix {...props} /> : <PagedMatrix {...props} />;
 }
 
 /**
@@ -98,7 +101,12 @@ function pagedRow(row: TMatrixPage['rows'][number], stages: TMatrixPage['stages'
   const known = pagedRows.get(row);
   if (known) return known;
   const byStage = new Map(row.tasks.map((task) => [task.stage, task]));
-  const made = { id: row.unit.id, name: row.unit.name, cells: stages.map((stage) => byStage.get(stage.id) ?? null) };
+  const made = {
+    id: row.unit.id,
+    name: row.unit.name,
+    fields: row.unit.fields,
+    cells: stages.map((stage) => byStage.get(stage.id) ?? null),
+  };
   pagedRows.set(row, made);
   return made;
 }

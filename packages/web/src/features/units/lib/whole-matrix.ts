@@ -1,8 +1,22 @@
 import type { z } from 'zod';
-import type { TTaskCell, TTaskStatus, TWholeMatrix, TWholeMatrixCell, ZMatrixQuery } from '@stageline/shared';
+import type {
+  TFieldValues,
+  TTaskCell,
+  TTaskStatus,
+  TWholeMatrix,
+  TWholeMatrixCell,
+  ZMatrixQuery,
+} from '@stageline/shared';
 
 /** The matrix filters and sort, without the page window. */
-export type TMatrixFilter = Omit<z.infer<typeof ZMatrixQuery>, 'after' | 'offset' | 'limit'>;
+export type TMatrixFilter = Omit<z.infer<typeof ZMatrixQuery>, 'after' | 'offset' | 'limit'> & {
+  /** Custom field filters by key (`field.<key>=…` on the server, docs/custom-fields.md). */
+  fields?: Record<string, string>;
+};
+
+/** Whether the filter needs the server: custom field filters and sorts run only there. */
+export const needsServer = (filter: TMatrixFilter) =>
+  Object.keys(filter.fields ?? {}).length > 0 || (filter.sort ?? 'name').includes('field.');
 
 /**
  * The whole matrix on the client (docs/live-updates.md, "The matrix"): the screen filters and sorts
@@ -15,7 +29,7 @@ export type TWholeUnit = TWholeMatrix['units'][number];
 const Cell = { id: 0, status: 1, ready: 2, overdue: 3, due: 4, assignees: 5, files: 6, teams: 7 } as const;
 
 /** A unit as the grid draws it: one cell per stage, in the matrix's stage order, null where none. */
-export type TGridRow = { id: number; name: string; cells: readonly (TTaskCell | null)[] };
+export type TGridRow = { id: number; name: string; cells: readonly (TTaskCell | null)[]; fields?: TFieldValues };
 
 const anyCell = (unit: TWholeUnit, test: (cell: TWholeMatrixCell) => boolean) =>
   unit[2].some((cell) => cell !== null && test(cell));
@@ -67,6 +81,7 @@ export function gridRow(unit: TWholeUnit, stages: TWholeMatrix['stages']): TGrid
   const row: TGridRow = {
     id: unit[0],
     name: unit[1],
+    fields: unit[3],
     cells: unit[2].map((cell, index) =>
       cell === null
         ? null
@@ -106,7 +121,7 @@ export function withTaskStatus(
   changed[Cell.status] = status;
   cells[at] = changed;
   const units = [...matrix.units];
-  units[index] = [found[0], found[1], cells];
+  units[index] = found[3] ? [found[0], found[1], cells, found[3]] : [found[0], found[1], cells];
   return { ...matrix, units };
 }
 

@@ -1,10 +1,19 @@
-import { Alert, Anchor, Button, Group, Select, Stack, Switch, Text, TextInput } from '@mantine/core';
+import { Alert, Anchor, Button, Group, MultiSelect, Select, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconPlus, IconSearch, IconStack2 } from '@tabler/icons-react';
 import { useEffect, useMemo, useState } from 'react';
 import { Link, useSearchParams, type Params } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { paths, TaskStatuses, TaskStatusLabels, ZTaskStatus, type TProject } from '@stageline/shared';
+import {
+  FieldFilterPrefix,
+  paths,
+  TaskStatuses,
+  TaskStatusLabels,
+  ZFieldSort,
+  ZTaskStatus,
+  type TFieldDefinition,
+  type TProject,
+} from '@stageline/shared';
 import { queryClient } from '../../../shared/api/query-client';
 import { tokenStore } from '../../../shared/api/tokens';
 import { RecordView } from '../../../shared/records';
@@ -14,20 +23,28 @@ import { EmptyState } from '../../../shared/ui/empty-state';
 import { pipelineNamesQueryOptions, usePipelineNames } from '../../pipelines/read-only';
 import { projectQueryOptions, useOpenProject, useProjectRecord, useWorkspaceAbilities } from '../../projects';
 import { SavedViews } from '../../views';
+import { FieldValue, unitFields, useFields } from '../../fields';
 import { useTeams } from '../../teams';
 import { useMembers } from '../../workspaces';
 import { matrixPageQueryOptions, wholeMatrixFits, wholeMatrixQueryOptions, type TMatrixFilter } from '../api';
 import { ImportUnitsButton } from '../components/import-dialog';
 import { MatrixPageSize, UnitMatrix } from '../components/unit-matrix';
+import type { TFieldColumn } from '../components/matrix-grid';
 import { LoadError } from '../../../shared/ui/load-error';
 
 const sorts = ['name', '-name', 'created', '-created'] as const;
-type TSort = (typeof sorts)[number];
+type TSort = (typeof sorts)[number] | `${'' | '-'}field.${string}`;
+
+/** Custom field kinds the server sorts on (docs/custom-fields.md). */
+const sortableKinds: readonly TFieldDefinition['kind'][] = ['text', 'url', 'number', 'date', 'select', 'checkbox'];
 
 /** The matrix filters a URL asks for (`sort`, `status`, `assignee` (an id, `me` or `team:{id}`), `overdue`, `search`). */
 function readFilters(params: URLSearchParams) {
   const rawSort = params.get('sort') ?? 'name';
-  const sort: TSort = (sorts as readonly string[]).includes(rawSort) ? (rawSort as TSort) : 'name';
+  const sort: TSort =
+    (sorts as readonly string[]).includes(rawSort) || ZFieldSort.safeParse(rawSort).success
+      ? (rawSort as TSort)
+      : 'name';
   const status = ZTaskStatus.safeParse(params.get('status')).data;
   const rawAssignee = params.get('assignee');
   const assignee = rawAssignee === 'me' ? ('me' as const) : Number(rawAssignee) > 0 ? Number(rawAssignee) : undefined;
@@ -35,7 +52,11 @@ function readFilters(params: URLSearchParams) {
   const assigneeTeam = rawAssignee?.startsWith('team:') ? Number(rawAssignee.slice(5)) || undefined : undefined;
   const overdue = params.get('overdue') === 'true';
   const search = params.get('search') ?? '';
-  return { sort, status, assignee, assigneeTeam, overdue, search };
+  // Custom fields: `field.<key>=…` as the server takes them.
+  const fields: Record<string, string> = {};
+  for (const [key, value] of params)
+    if (key.startsWith(FieldFilterPrefix) && value) fields[key.slice(FieldFilterPrefix.length)] = value;
+  return { sort, status, assignee, assigneeTeam, overdue, search, fields };
 }
 
 /** The matrix query of `pipeline` with the URL's filters. */
@@ -46,6 +67,7 @@ function matrixFilter(pipeline: number, filters: ReturnType<typeof readFilters>)
   if (filters.assigneeTeam) filter.assignee_team = filters.assigneeTeam;
   if (filters.overdue) filter.overdue = 'true';
   if (filters.search) filter.search = filters.search;
+  if (Object.keys(filters.fields).length > 0) filter.fields = filters.fields;
   return filter;
 }
 
@@ -88,6 +110,8 @@ function UnitList({ project }: { project: TProject }) {
   const members = useMembers(project.workspace);
   const teams = useTeams(project.workspace);
   const people = useMemo(() => new Map((members.data ?? []).map((m) => [m.id, m.name])), [members.data]);
+  const fieldList = useFields(project.id).data;
+  const fields = useMemo(() => unitFields(fieldList), [fieldList]);
   const [params, setParams] = useSearchParams();
   const [search, setSearch] = useState(params.get('search') ?? '');
   const [debounced] = useDebouncedValue(search.trim(), 300);
@@ -122,6 +146,19 @@ function UnitList({ project }: { project: TProject }) {
   const filters = readFilters(params);
   const { sort, status, assignee, assigneeTeam, overdue } = filters;
   const rawAssignee = params.get('assignee');
+  // Columns of custom fields: all unless the URL (or a saved view) names some, `none` for none.
+  const rawColumns = params.get('columns');
+  const fieldColumns = useMemo<TFieldColumn[]>(() => {
+    const shown = rawColumns === null ? null : rawColumns.split(',');
+    return fields
+      .filter((field) => shown === null || shown.includes(field.key))
+      .map((field) => ({
+        key: field.key,
+        name: field.name,
+        render: (row) => <FieldValue field={field} value={row.fields?.[field.key]} people={people} compact />,
+      }));
+  }, [fields, people, rawColumns]);
+  const shownKeys = fieldColumns.map((column) => column.key);
 
   const canCreate = abilities?.units.create ?? false;
   const createButtons = canCreate ? (
@@ -164,7 +201,7 @@ function UnitList({ project }: { project: TProject }) {
     );
   else {
     const filter = matrixFilter(pipeline.id, filters);
-    const filtered = !!(status || assignee || assigneeTeam || overdue || urlSearch);
+    const filtered = !!(status || assignee || assigneeTeam || overdue || urlSearch || filter.fields);
     body = (
       <UnitMatrix
         key={pipeline.id}
@@ -172,6 +209,7 @@ function UnitList({ project }: { project: TProject }) {
         filter={filter}
         projectId={project.id}
         people={people}
+        fieldColumns={fieldColumns}
         empty={
           <>
             {filtered ? (
@@ -272,11 +310,17 @@ function UnitList({ project }: { project: TProject }) {
             { value: '-name', label: t('Name Z–A') },
             { value: 'created', label: t('Oldest first') },
             { value: '-created', label: t('Newest first') },
+            ...fields
+              .filter((field) => sortableKinds.includes(field.kind))
+              .flatMap((field) => [
+                { value: `field.${field.key}`, label: t('{{field}} ascending', { field: field.name }) },
+                { value: `-field.${field.key}`, label: t('{{field}} descending', { field: field.name }) },
+              ]),
           ]}
           value={sort}
           onChange={(value) => set('sort', value === 'name' ? null : value)}
           allowDeselect={false}
-          w={150}
+          w={190}
           data-testid="matrix-filter-sort"
         />
         <Switch
@@ -286,6 +330,33 @@ function UnitList({ project }: { project: TProject }) {
           mb={8}
           data-testid="matrix-filter-overdue"
         />
+        {fields
+          .filter((field) => field.kind === 'select' || field.kind === 'multi_select')
+          .map((field) => (
+            <MultiSelect
+              key={field.id}
+              label={field.name}
+              placeholder={t('Any')}
+              data={field.options.map((o) => ({ value: o.id, label: o.label }))}
+              value={filters.fields[field.key]?.split(',') ?? []}
+              onChange={(value) => set(`${FieldFilterPrefix}${field.key}`, value.join(',') || null)}
+              clearable
+              w={180}
+              data-testid={`matrix-filter-field-${field.key}`}
+            />
+          ))}
+        {fields.length > 0 ? (
+          <MultiSelect
+            label={t('Field columns')}
+            data={fields.map((field) => ({ value: field.key, label: field.name }))}
+            value={shownKeys}
+            onChange={(value) =>
+              set('columns', value.length === fields.length ? null : value.length ? value.join(',') : 'none')
+            }
+            w={200}
+            data-testid="matrix-field-columns"
+          />
+        ) : null}
       </Group>
       {body}
     </PageCard>

@@ -12,6 +12,7 @@ import { pipelineQuery } from '../../pipelines/read-only';
 import { useOpenProject, useProject, useWorkspaceAbilities } from '../../projects';
 import { FilesPanel } from '../../attachments';
 import { CommentsPanel } from '../../comments';
+import { UnitFields } from '../../fields';
 import { TaskFlags, TaskStatusBadge } from '../../../shared/ui/task-status-badge';
 import { useMembers } from '../../workspaces';
 import type { TUnitPatch } from '../api';
@@ -124,6 +125,7 @@ function UnitView({ unit, record }: { unit: TUnit; record: TRecord<TUnit, TUnitP
             </Table>
           </Table.ScrollContainer>
         )}
+        <UnitFields unit={unit} canEdit={abilities?.units.update ?? false} people={members.data ?? []} />
         <FilesPanel target={{ unit: unit.id }} canAttach={abilities?.attach ?? false} />
         {project.data ? <CommentsPanel target={{ unit: unit.id }} workspaceId={project.data.workspace} /> : null}
       </Stack>
