@@ -31,6 +31,8 @@ import {
   type FilesContext,
   type ThumbnailQueue,
 } from './features/attachments';
+import { registerAuditScope } from './features/audit';
+import { auditLogRoutes } from './features/audit-log';
 import { digestsRoutes } from './features/digests';
 import { commentsRoutes } from './features/comments';
 import { csvRoutes } from './features/csv';
@@ -222,6 +224,7 @@ export async function buildApp({
   const build = webBuildOf(webDistDir);
   await app.register(
     async (api) => {
+      registerAuditScope(api);
       if (build) {
         api.addHook('onRequest', (_request, reply, done) => {
           reply.raw.setHeader(BuildHeader, build);
@@ -244,6 +247,7 @@ export async function buildApp({
       await api.register(viewsRoutes, { db: database.db });
       await api.register(reportsRoutes, { db: database.db });
       await api.register(timeRoutes, { db: database.db });
+      await api.register(auditLogRoutes, { db: database.db });
       await api.register(searchRoutes, { db: database.db });
       await api.register(notificationsRoutes, { db: database.db });
       await api.register(eventsRoutes, {

@@ -265,6 +265,8 @@ const table: Record<string, Entry> = {
     call: ws('webhooks/', () => ({ url: 'http://127.0.0.1:9/other', events: ['task.created'] })),
   },
   'GET /api/workspaces/:id/webhooks/': { expect: [401, 404, 403, 403, 200, 200], call: ws('webhooks/') },
+  'GET /api/workspaces/:id/audit/': { expect: [401, 404, 403, 403, 200, 200], call: ws('audit/') },
+  'GET /api/workspaces/:id/audit/export.csv': { expect: [401, 404, 403, 403, 200, 200], call: ws('audit/export.csv') },
   'GET /api/webhooks/:id/': {
     expect: [401, 404, 403, 403, 200, 200],
     call: (f) => ({ url: `/api/webhooks/${f.webhook}/` }),

@@ -33,3 +33,5 @@ export * from './schemas/csv';
 export * from './schemas/reports';
 export * from './csv-guard';
 export * from './schemas/time-core';
+export * from './schemas/audit';
+export * from './schemas/history';

@@ -141,6 +141,8 @@ export type TWorkspaceAbilities = {
   moderate_comments: boolean;
   /** See and change everyone's time: the timesheet's team view (docs/time.md). Optional in the type only. */
   moderate_time?: boolean;
+  /** Read the workspace's audit log (docs/history-and-audit.md). Optional in the type only. */
+  view_audit?: boolean;
   /** Attach files to tasks and units (docs/files.md). */
   attach: boolean;
   projects: TRecordAbilities;
@@ -171,6 +173,7 @@ export function workspaceAbilities(role: TRole): TWorkspaceAbilities {
     comment: can(role, 'comment', 'create'),
     moderate_comments: can(role, 'comment', 'moderate'),
     moderate_time: can(role, 'time', 'moderate'),
+    view_audit: can(role, 'audit', 'view'),
     attach: can(role, 'attachment', 'create'),
     projects: recordAbilities(role, 'project'),
     pipelines: recordAbilities(role, 'pipeline'),

@@ -47,6 +47,8 @@ const expected: Record<string, TRole[]> = {
   'view.moderate': ['admin', 'owner'],
   'webhook.view': ['admin', 'owner'],
   'webhook.manage': ['admin', 'owner'],
+  'audit.view': ['admin', 'owner'],
+  'history.view': ['guest', 'member', 'admin', 'owner'],
 };
 
 describe('the permission table', () => {

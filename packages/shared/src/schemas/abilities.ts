@@ -41,6 +41,7 @@ export const ZWorkspaceAbilities = z.object({
   comment: z.boolean(),
   moderate_comments: z.boolean(),
   moderate_time: z.boolean().optional(),
+  view_audit: z.boolean().optional(),
   attach: z.boolean(),
   projects: ZRecordAbilities,
   pipelines: ZRecordAbilities,

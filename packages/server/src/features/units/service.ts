@@ -14,6 +14,7 @@ import type { z } from 'zod';
 import { escapeLike, rowsOf, schema, type Db } from '../../db';
 import { isRowId, readCursor, writeCursor } from '../../http/cursor';
 import { AppError, FieldError } from '../../http/errors';
+import { recordAudit } from '../audit';
 import { emitTasksCreated, emitUnitsBatchCreated, emitWebhookEvents, publish } from '../events';
 import { authorizeProject } from '../projects';
 import { insertUnitsWithTasks, loadCells, loadGraph, lockGraphForShare, stageDue } from '../tasks';
@@ -349,6 +350,12 @@ export async function deleteUnit(db: Db, { userId, unitId }: { userId: number; u
   const { unit, workspaceId } = await authorizeUnit(db, { userId, unitId, action: 'delete' });
   await db.transaction(async (tx) => {
     await tx.delete(units).where(eq(units.id, unitId));
+    await recordAudit(tx, workspaceId, {
+      action: 'unit.deleted',
+      actorId: userId,
+      target: { kind: 'unit', id: unitId, name: unit.name },
+      details: { project: unit.projectId, pipeline: unit.pipelineId },
+    });
     await unitsChanged(tx, {
       workspaceId,
       projectId: unit.projectId,
