@@ -1,3 +1,4 @@
+import enAudit from './locales/en/audit.json';
 import enAuth from './locales/en/auth.json';
 import enCommentsApi from './locales/en/comments-api.json';
 import enComments from './locales/en/comments-web.json';
@@ -34,6 +35,7 @@ import enTime from './locales/en/time.json';
 export const en: Record<string, string> = {
   ...enCommon,
   ...enAuth,
+  ...enAudit,
   ...enMail,
   ...enDigests,
   ...enFiles,

@@ -1,3 +1,4 @@
+import ruAudit from './locales/ru/audit.json';
 import ruAuth from './locales/ru/auth.json';
 import ruCommentsApi from './locales/ru/comments-api.json';
 import ruComments from './locales/ru/comments-web.json';
@@ -30,6 +31,7 @@ import ruTime from './locales/ru/time.json';
 export const ru: Record<string, string> = {
   ...ruCommon,
   ...ruAuth,
+  ...ruAudit,
   ...ruMail,
   ...ruDigests,
   ...ruFiles,

@@ -27,7 +27,12 @@ export const ZWorkspacePatch = ZWorkspaceCreate.partial().extend({
     })
     .optional(),
   /** Days the audit log keeps its entries (docs/history-and-audit.md); Admins. */
-  audit_retention_days: z.number().int().min(AuditLimits.retentionDays.min).max(AuditLimits.retentionDays.max).optional(),
+  audit_retention_days: z
+    .number()
+    .int()
+    .min(AuditLimits.retentionDays.min)
+    .max(AuditLimits.retentionDays.max)
+    .optional(),
 });
 export type TWorkspaceCreate = z.infer<typeof ZWorkspaceCreate>;
 

@@ -94,9 +94,16 @@ describe('what is recorded', () => {
     const extra = await buildUser(t, { prefix: 'extra' });
     await addMember(t, { workspace: team.workspace, user: extra, role: 'guest' });
     const admin = as(t, team.admin);
-    expect((await admin('POST', `/api/workspaces/${team.workspace.id}/set_roles/`, { users: [extra.id], role: 'member' })).statusCode).toBe(200);
-    expect((await admin('POST', `/api/workspaces/${team.workspace.id}/remove_users/`, { users: [extra.id] })).statusCode).toBe(200);
-    expect((await admin('PATCH', `/api/workspaces/${team.workspace.id}/`, { audit_retention_days: 90 })).statusCode).toBe(200);
+    expect(
+      (await admin('POST', `/api/workspaces/${team.workspace.id}/set_roles/`, { users: [extra.id], role: 'member' }))
+        .statusCode,
+    ).toBe(200);
+    expect(
+      (await admin('POST', `/api/workspaces/${team.workspace.id}/remove_users/`, { users: [extra.id] })).statusCode,
+    ).toBe(200);
+    expect(
+      (await admin('PATCH', `/api/workspaces/${team.workspace.id}/`, { audit_retention_days: 90 })).statusCode,
+    ).toBe(200);
     const hook = await admin('POST', `/api/workspaces/${team.workspace.id}/webhooks/`, {
       url: 'http://127.0.0.1:9/hook',
       events: ['unit.created'],
@@ -156,7 +163,9 @@ describe('what is recorded', () => {
   });
 
   test('retention outside its bounds is a 400 naming the field', async () => {
-    const refused = await as(t, team.admin)('PATCH', `/api/workspaces/${team.workspace.id}/`, { audit_retention_days: 5 });
+    const refused = await as(t, team.admin)('PATCH', `/api/workspaces/${team.workspace.id}/`, {
+      audit_retention_days: 5,
+    });
     expect(refused.statusCode).toBe(400);
     expect(refused.json<Record<string, string[]>>().audit_retention_days).toBeDefined();
   });
@@ -187,12 +196,18 @@ describe('filters, pages and CSV', () => {
     const response = await as(t, team.admin)('GET', `${auditUrl()}export.csv?action=auth.sign_in`);
     expect(response.statusCode, response.body).toBe(200);
     expect(response.headers['content-type']).toContain('text/csv');
-    const lines = response.body.replace(/^\uFEFF/, '').trim().split('\r\n');
+    const lines = response.body
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n');
     expect(lines[0]).toBe('id,at,action,actor,target,target_id,target_name,address,user_agent,details');
     expect(lines.length).toBeGreaterThan(1);
     expect(lines.slice(1).every((line) => line.includes(',auth.sign_in,'))).toBe(true);
     const [latest] = await entries('?action=export.csv');
-    expect(latest).toMatchObject({ actor: { id: team.admin.id }, details: { what: 'audit_log', action: 'auth.sign_in' } });
+    expect(latest).toMatchObject({
+      actor: { id: team.admin.id },
+      details: { what: 'audit_log', action: 'auth.sign_in' },
+    });
   });
 });
 
@@ -220,7 +235,9 @@ describe('append-only', () => {
     expect(await refusal(db.execute(sql`update audit_log set action = 'auth.sign_in' where id = ${id}`))).toMatch(
       /append-only: UPDATE refused/,
     );
-    expect(await refusal(db.execute(sql`delete from audit_log where id = ${id}`))).toMatch(/append-only: DELETE refused/);
+    expect(await refusal(db.execute(sql`delete from audit_log where id = ${id}`))).toMatch(
+      /append-only: DELETE refused/,
+    );
     expect(await refusal(db.execute(sql`truncate audit_log`))).toMatch(/append-only: TRUNCATE refused/);
     // Even the retention job's setting allows no UPDATE.
     const rewrite = db.transaction(async (tx) => {
@@ -234,7 +251,10 @@ describe('append-only', () => {
   test('the retention job deletes only entries past their workspace’s days', async () => {
     const owner = await buildUser(t, { prefix: 'retention' });
     const workspace = await buildWorkspace(t, { owner });
-    await t.database.db.update(schema.workspaces).set({ auditRetentionDays: 30 }).where(eq(schema.workspaces.id, workspace.id));
+    await t.database.db
+      .update(schema.workspaces)
+      .set({ auditRetentionDays: 30 })
+      .where(eq(schema.workspaces.id, workspace.id));
     const day = 86_400_000;
     await t.database.db.insert(schema.auditLog).values([
       { workspaceId: workspace.id, action: 'auth.sign_in', createdAt: new Date(Date.now() - 31 * day) },
@@ -260,8 +280,12 @@ describe('append-only', () => {
     const owner = await buildUser(t, { prefix: 'gone' });
     const workspace = await buildWorkspace(t, { owner });
     await as(t, owner)('PATCH', `/api/workspaces/${workspace.id}/`, { name: 'Going' });
-    expect(await t.database.db.select().from(schema.auditLog).where(eq(schema.auditLog.workspaceId, workspace.id))).not.toHaveLength(0);
+    expect(
+      await t.database.db.select().from(schema.auditLog).where(eq(schema.auditLog.workspaceId, workspace.id)),
+    ).not.toHaveLength(0);
     expect((await as(t, owner)('DELETE', `/api/workspaces/${workspace.id}/`)).statusCode).toBe(204);
-    expect(await t.database.db.select().from(schema.auditLog).where(eq(schema.auditLog.workspaceId, workspace.id))).toHaveLength(0);
+    expect(
+      await t.database.db.select().from(schema.auditLog).where(eq(schema.auditLog.workspaceId, workspace.id)),
+    ).toHaveLength(0);
   });
 });

@@ -33,7 +33,8 @@ export const auditLogRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
         response: { 200: ZAuditPage },
       },
     },
-    async (request) => listAudit(db, { userId: callerOf(request).id, workspaceId: request.params.id, query: request.query }),
+    async (request) =>
+      listAudit(db, { userId: callerOf(request).id, workspaceId: request.params.id, query: request.query }),
   );
 
   app.get(

@@ -93,7 +93,11 @@ export async function revokeApiToken(db: Db, { userId, tokenId }: { userId: numb
 export async function revokeUserApiTokens(db: Db, userId: number): Promise<number> {
   const deleted = await db.delete(apiTokens).where(eq(apiTokens.userId, userId)).returning({ id: apiTokens.id });
   if (deleted.length > 0) {
-    await recordAccountAudit(db, userId, { action: 'api_token.revoked', actorId: userId, details: { all: deleted.length } });
+    await recordAccountAudit(db, userId, {
+      action: 'api_token.revoked',
+      actorId: userId,
+      details: { all: deleted.length },
+    });
   }
   return deleted.length;
 }

@@ -219,7 +219,10 @@ export async function setTwoFactor(
 ): Promise<void> {
   await consumeCode(ctx, { userId: actor.id, purposes: ['two_factor', 'account'], code });
   await ctx.db.transaction(async (tx) => {
-    await tx.update(schema.users).set({ twoFactor: enabled, updatedAt: new Date() }).where(eq(schema.users.id, actor.id));
+    await tx
+      .update(schema.users)
+      .set({ twoFactor: enabled, updatedAt: new Date() })
+      .where(eq(schema.users.id, actor.id));
     await recordAccountAudit(tx, actor.id, {
       action: enabled ? 'auth.two_factor_on' : 'auth.two_factor_off',
       actorId: actor.id,

@@ -153,7 +153,9 @@ export async function inviteUsers(ctx: AuthContext, options: InviteOptions) {
         await recordAudit(tx, workspaceId, {
           action: 'member.invited',
           actorId: userId,
-          target: invitee ? { kind: 'user', id: invitee.id, name: invitee.username } : { kind: 'invite', id: row.id, name: key },
+          target: invitee
+            ? { kind: 'user', id: invitee.id, name: invitee.username }
+            : { kind: 'invite', id: row.id, name: key },
           details: { role },
         });
         return row;

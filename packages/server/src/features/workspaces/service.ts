@@ -286,7 +286,11 @@ export async function setRoles(db: Db, options: BulkOptions & { role: TAssignabl
           .update(memberships)
           .set({ role })
           .where(
-            and(eq(memberships.workspaceId, workspaceId), eq(memberships.userId, target), ne(memberships.role, 'owner')),
+            and(
+              eq(memberships.workspaceId, workspaceId),
+              eq(memberships.userId, target),
+              ne(memberships.role, 'owner'),
+            ),
           )
           .returning({ id: memberships.id });
         if (updated.length === 0) return false;
