@@ -42,6 +42,7 @@ import { createMailer, devOutboxRoutes } from './features/mail';
 import { notificationsRoutes, notify } from './features/notifications';
 import { oauthRoutes } from './features/oauth';
 import { pipelinesRoutes } from './features/pipelines';
+import { recordHistoryRoutes } from './features/record-history';
 import { projectsRoutes } from './features/projects';
 import { reportsRoutes } from './features/reports';
 import { systemRoutes } from './features/system';
@@ -248,6 +249,7 @@ export async function buildApp({
       await api.register(reportsRoutes, { db: database.db });
       await api.register(timeRoutes, { db: database.db });
       await api.register(auditLogRoutes, { db: database.db });
+      await api.register(recordHistoryRoutes, { db: database.db });
       await api.register(searchRoutes, { db: database.db });
       await api.register(notificationsRoutes, { db: database.db });
       await api.register(eventsRoutes, {

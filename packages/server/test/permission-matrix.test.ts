@@ -437,6 +437,14 @@ const table: Record<string, Entry> = {
     call: (f) => ({ url: '/api/units/import/', ...csvUpload({ project: f.project, pipeline: f.pipeline.id }) }),
   },
   'GET /api/units/:id/': { expect: [401, 404, 200, 200, 200, 200], call: (f) => ({ url: `/api/units/${f.unit}/` }) },
+  'GET /api/units/:id/history/': {
+    expect: [401, 404, 200, 200, 200, 200],
+    call: (f) => ({ url: `/api/units/${f.unit}/history/` }),
+  },
+  'GET /api/tasks/:id/history/': {
+    expect: [401, 404, 200, 200, 200, 200],
+    call: (f) => ({ url: `/api/tasks/${f.tasks.review}/history/?only=status` }),
+  },
   'PATCH /api/units/:id/': {
     expect: [401, 404, 403, 200, 200, 200],
     call: (f) => ({ url: `/api/units/${f.unit}/`, payload: { name: 'Renamed' } }),

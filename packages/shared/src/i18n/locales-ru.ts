@@ -1,4 +1,5 @@
 import ruAudit from './locales/ru/audit.json';
+import ruHistory from './locales/ru/history.json';
 import ruAuth from './locales/ru/auth.json';
 import ruCommentsApi from './locales/ru/comments-api.json';
 import ruComments from './locales/ru/comments-web.json';
@@ -32,6 +33,7 @@ export const ru: Record<string, string> = {
   ...ruCommon,
   ...ruAuth,
   ...ruAudit,
+  ...ruHistory,
   ...ruMail,
   ...ruDigests,
   ...ruFiles,

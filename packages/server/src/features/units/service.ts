@@ -15,6 +15,7 @@ import { escapeLike, rowsOf, schema, type Db } from '../../db';
 import { isRowId, readCursor, writeCursor } from '../../http/cursor';
 import { AppError, FieldError } from '../../http/errors';
 import { recordAudit } from '../audit';
+import { recordHistory } from '../history';
 import { emitTasksCreated, emitUnitsBatchCreated, emitWebhookEvents, publish } from '../events';
 import { authorizeProject } from '../projects';
 import { insertUnitsWithTasks, loadCells, loadGraph, lockGraphForShare, stageDue } from '../tasks';
@@ -332,16 +333,27 @@ export async function updateUnit(
   db: Db,
   { userId, unitId, patch }: { userId: number; unitId: number; patch: z.infer<typeof ZUnitPatch> },
 ) {
-  const { workspaceId } = await authorizeUnit(db, { userId, unitId, action: 'update' });
+  const { unit, workspaceId } = await authorizeUnit(db, { userId, unitId, action: 'update' });
   const changes = Object.fromEntries(
     Object.entries({ name: patch.name, description: patch.description }).filter(([, v]) => v !== undefined),
   );
-  const [row] = await db
-    .update(units)
-    .set({ ...changes, updatedAt: new Date() })
-    .where(eq(units.id, unitId))
-    .returning();
-  if (!row) throw new AppError('not_found');
+  const row = await db.transaction(async (tx) => {
+    const [updated] = await tx
+      .update(units)
+      .set({ ...changes, updatedAt: new Date() })
+      .where(eq(units.id, unitId))
+      .returning();
+    if (!updated) throw new AppError('not_found');
+    // Its history (docs/history-and-audit.md): each field that changed, old → new.
+    await recordHistory(tx, {
+      workspaceId,
+      actorId: userId,
+      changes: (['name', 'description'] as const)
+        .filter((field) => patch[field] !== undefined && patch[field] !== unit[field])
+        .map((field) => ({ unitId, field, old: unit[field], new: updated[field] })),
+    });
+    return updated;
+  });
   return loadUnit(db, row, workspaceId);
 }
 

@@ -12,6 +12,7 @@ import { pipelineQuery } from '../../pipelines/read-only';
 import { useOpenProject, useProject, useWorkspaceAbilities } from '../../projects';
 import { FilesPanel } from '../../attachments';
 import { CommentsPanel } from '../../comments';
+import { HistoryTimeline } from '../../history';
 import { TaskFlags, TaskStatusBadge } from '../../../shared/ui/task-status-badge';
 import { useMembers } from '../../workspaces';
 import type { TUnitPatch } from '../api';
@@ -124,6 +125,14 @@ function UnitView({ unit, record }: { unit: TUnit; record: TRecord<TUnit, TUnitP
             </Table>
           </Table.ScrollContainer>
         )}
+        <HistoryTimeline
+          of={{ unit: unit.id }}
+          people={names}
+          taskLabel={(taskId) => {
+            const stage = unit.tasks.find((task) => task.id === taskId)?.stage;
+            return stage === undefined ? undefined : pipeline.data?.nodes.find((n) => n.id === stage)?.name;
+          }}
+        />
         <FilesPanel target={{ unit: unit.id }} canAttach={abilities?.attach ?? false} />
         {project.data ? <CommentsPanel target={{ unit: unit.id }} workspaceId={project.data.workspace} /> : null}
       </Stack>
