@@ -112,7 +112,7 @@ export const csvRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) 
       await recordExport(db, {
         userId,
         workspaceId: table.workspaceId,
-        target: { kind: 'pipeline', id: request.params.id },
+        target: { kind: 'pipeline', id: request.params.id, name: table.filename.replace(/\.csv$/, '') },
         details: { what: 'pipeline', file: table.filename, rows: table.rows.length },
       });
       return sendCsv(reply, table, request.query.delimiter);
