@@ -101,6 +101,7 @@ test('a filtered audit page with 100,000 entries is an index range', async () =>
     const ms = await medianMs(() => as(t, team.admin)('GET', `${base}${query}`));
     const page = (await as(t, team.admin)('GET', `${base}${query}`)).json<TAuditPage>();
     expect(page.results).toHaveLength(50);
+    // eslint-disable-next-line no-console -- the timing is the point of this test
     console.info(
       `audit page ${query || '(no filter)'}, 100,000 entries: ${ms.toFixed(1)} ms over HTTP on ${t.database.kind}`,
     );
