@@ -79,6 +79,12 @@ const appScreens: Screen[] = [
     path: (s) => `/app/workspaces/${s.workspace}/settings/people`,
     ready: (page) => page.getByTestId('team-row').nth(2),
   },
+  {
+    // The owner's own sign-in, invites and roles are in it (docs/history-and-audit.md).
+    name: 'audit log',
+    path: (s) => `/app/workspaces/${s.workspace}/settings/audit-log`,
+    ready: (page) => page.getByTestId('audit-entry').first(),
+  },
   { name: 'project create', path: () => '/app/projects/create', ready: byTestId('project-create-submit') },
   { name: 'project', path: (s) => `/app/projects/${s.project}`, ready: byTestId('project-overview-pipeline') },
   { name: 'project edit', path: (s) => `/app/projects/${s.project}/edit`, ready: byTestId('project-edit-submit') },
