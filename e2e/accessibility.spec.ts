@@ -1,3 +1,4 @@
+// One file on purpose: every screen of the app is one row of the same two checks (axe in two themes and languages, visible focus), so the list stays in one place.
 import { randomBytes } from 'node:crypto';
 import AxeBuilder from '@axe-core/playwright';
 import type { APIRequestContext, Browser, Locator, Page } from '@playwright/test';

@@ -1,3 +1,4 @@
+// Long because a workspace's membership changes (roles, removals, ownership) each write their audit entry in their own transaction (docs/history-and-audit.md); invites live in invites.ts.
 import { and, asc, count, eq, inArray, ne, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import {
