@@ -1,3 +1,4 @@
+// One file on purpose: every screen of the app is one row of the same two checks (axe in two themes and languages, visible focus), so the list stays in one place.
 import { randomBytes } from 'node:crypto';
 import AxeBuilder from '@axe-core/playwright';
 import type { APIRequestContext, Browser, Locator, Page } from '@playwright/test';
@@ -78,6 +79,12 @@ const appScreens: Screen[] = [
     name: 'workspace settings',
     path: (s) => `/app/workspaces/${s.workspace}/settings/people`,
     ready: (page) => page.getByTestId('team-row').nth(2),
+  },
+  {
+    // The owner's own sign-in, invites and roles are in it (docs/history-and-audit.md).
+    name: 'audit log',
+    path: (s) => `/app/workspaces/${s.workspace}/settings/audit-log`,
+    ready: (page) => page.getByTestId('audit-entry').first(),
   },
   { name: 'project create', path: () => '/app/projects/create', ready: byTestId('project-create-submit') },
   { name: 'project', path: (s) => `/app/projects/${s.project}`, ready: byTestId('project-overview-pipeline') },

@@ -31,6 +31,8 @@ import {
   type FilesContext,
   type ThumbnailQueue,
 } from './features/attachments';
+import { registerAuditScope } from './features/audit';
+import { auditLogRoutes } from './features/audit-log';
 import { digestsRoutes } from './features/digests';
 import { fieldsRoutes } from './features/fields';
 import { commentsRoutes } from './features/comments';
@@ -41,6 +43,7 @@ import { createMailer, devOutboxRoutes } from './features/mail';
 import { notificationsRoutes, notify } from './features/notifications';
 import { oauthRoutes } from './features/oauth';
 import { pipelinesRoutes } from './features/pipelines';
+import { recordHistoryRoutes } from './features/record-history';
 import { projectsRoutes } from './features/projects';
 import { reportsRoutes } from './features/reports';
 import { systemRoutes } from './features/system';
@@ -230,6 +233,7 @@ export async function buildApp({
   const build = webBuildOf(webDistDir);
   await app.register(
     async (api) => {
+      registerAuditScope(api);
       if (build) {
         api.addHook('onRequest', (_request, reply, done) => {
           reply.raw.setHeader(BuildHeader, build);
@@ -253,6 +257,8 @@ export async function buildApp({
       await api.register(viewsRoutes, { db: database.db });
       await api.register(reportsRoutes, { db: database.db });
       await api.register(timeRoutes, { db: database.db });
+      await api.register(auditLogRoutes, { db: database.db });
+      await api.register(recordHistoryRoutes, { db: database.db });
       await api.register(searchRoutes, { db: database.db });
       await api.register(notificationsRoutes, { db: database.db });
       await api.register(eventsRoutes, {

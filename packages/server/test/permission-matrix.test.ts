@@ -267,6 +267,8 @@ const table: Record<string, Entry> = {
     call: ws('webhooks/', () => ({ url: 'http://127.0.0.1:9/other', events: ['task.created'] })),
   },
   'GET /api/workspaces/:id/webhooks/': { expect: [401, 404, 403, 403, 200, 200], call: ws('webhooks/') },
+  'GET /api/workspaces/:id/audit/': { expect: [401, 404, 403, 403, 200, 200], call: ws('audit/') },
+  'GET /api/workspaces/:id/audit/export.csv': { expect: [401, 404, 403, 403, 200, 200], call: ws('audit/export.csv') },
   'GET /api/webhooks/:id/': {
     expect: [401, 404, 403, 403, 200, 200],
     call: (f) => ({ url: `/api/webhooks/${f.webhook}/` }),
@@ -441,6 +443,14 @@ const table: Record<string, Entry> = {
     call: (f) => ({ url: '/api/units/import/', ...csvUpload({ project: f.project, pipeline: f.pipeline.id }) }),
   },
   'GET /api/units/:id/': { expect: [401, 404, 200, 200, 200, 200], call: (f) => ({ url: `/api/units/${f.unit}/` }) },
+  'GET /api/units/:id/history/': {
+    expect: [401, 404, 200, 200, 200, 200],
+    call: (f) => ({ url: `/api/units/${f.unit}/history/` }),
+  },
+  'GET /api/tasks/:id/history/': {
+    expect: [401, 404, 200, 200, 200, 200],
+    call: (f) => ({ url: `/api/tasks/${f.tasks.review}/history/?only=status` }),
+  },
   'PATCH /api/units/:id/': {
     expect: [401, 404, 403, 200, 200, 200],
     call: (f) => ({ url: `/api/units/${f.unit}/`, payload: { name: 'Renamed' } }),

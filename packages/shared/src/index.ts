@@ -34,3 +34,5 @@ export * from './schemas/reports';
 export * from './csv-guard';
 export * from './schemas/time-core';
 export * from './schemas/fields';
+export * from './schemas/audit';
+export * from './schemas/history';

@@ -28,7 +28,7 @@ export const paths = {
     workspaceCreate: () => '/app/workspaces/create',
     workspace: (workspaceId: Id) => `/app/workspaces/${workspaceId}`,
     workspaceSettings: (workspaceId: Id) => `/app/workspaces/${workspaceId}/settings`,
-    /** One tab of the workspace settings (decision 205): general, people, teams, integrations, danger-zone. */
+    /** One tab of the workspace settings (decision 205): general, people, teams, integrations, audit-log, danger-zone. */
     workspaceSettingsTab: (workspaceId: Id, tab: string) => `/app/workspaces/${workspaceId}/settings/${tab}`,
     currentWorkspace: () => '/app/workspaces/current',
     currentWorkspaceSettings: () => '/app/workspaces/current/settings',

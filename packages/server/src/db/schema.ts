@@ -22,6 +22,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import {
   AssignableRoles,
+  AuditLimits,
   IterationOutcomes,
   Limits,
   ReviewModes,
@@ -397,10 +398,16 @@ export const workspaces = pgTable(
       .default(sql`'{media,documents,archives}'::text[]`),
     /** Hours in a working day, to show estimates in days (docs/time.md). */
     hoursPerDay: hours('hours_per_day').notNull().default(TimeLimits.hoursPerDay.default),
+    /** Days the audit log keeps its entries (docs/history-and-audit.md). */
+    auditRetentionDays: integer('audit_retention_days').notNull().default(AuditLimits.retentionDays.default),
     ...timestamps,
   },
   (t) => [
     index('workspaces_owner_id_idx').on(t.ownerId),
+    check(
+      'workspaces_audit_retention_check',
+      sql`${t.auditRetentionDays} between ${sql.raw(String(AuditLimits.retentionDays.min))} and ${sql.raw(String(AuditLimits.retentionDays.max))}`,
+    ),
     check(
       'workspaces_hours_per_day_check',
       sql`${t.hoursPerDay} between ${sql.raw(String(TimeLimits.hoursPerDay.min))} and ${sql.raw(String(TimeLimits.hoursPerDay.max))}`,
@@ -1140,4 +1147,67 @@ export const timers = pgTable(
     startedAt: at('started_at').notNull().defaultNow(),
   },
   (t) => [index('timers_task_id_idx').on(t.taskId)],
+);
+
+/**
+ * The workspace audit log (docs/history-and-audit.md): append-only. A trigger (migration of this
+ * table) refuses UPDATE and DELETE unless the transaction set `stageline.audit_retention` (the
+ * retention job) or the workspace itself is gone (its cascade). Actor and target are not foreign
+ * keys: an entry outlives the account or record it names, and keeps their names as they were.
+ */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    workspaceId: integer('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    actorId: integer('actor_id'),
+    /** The actor's username when it was written. */
+    actorUsername: varchar('actor_username', { length: 150 }),
+    action: varchar('action', { length: 40 }).notNull(),
+    targetKind: varchar('target_kind', { length: 16 }),
+    targetId: integer('target_id'),
+    targetName: varchar('target_name', { length: 300 }),
+    ip: varchar('ip', { length: 64 }),
+    userAgent: varchar('user_agent', { length: 512 }),
+    details: jsonb('details').$type<Record<string, unknown>>().notNull().default({}),
+    createdAt: at('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('audit_log_workspace_idx').on(t.workspaceId, t.id),
+    index('audit_log_actor_idx').on(t.workspaceId, t.actorId, t.id),
+    index('audit_log_action_idx').on(t.workspaceId, t.action, t.id),
+    index('audit_log_created_idx').on(t.workspaceId, t.createdAt),
+  ],
+);
+
+/**
+ * The history of units and tasks (docs/history-and-audit.md): one row per changed field, old → new
+ * as JSON, written in the transaction of the change. A task's rows also carry its unit, so the
+ * unit's timeline can show them.
+ */
+export const recordHistory = pgTable(
+  'record_history',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    workspaceId: integer('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    unitId: integer('unit_id')
+      .notNull()
+      .references(() => units.id, { onDelete: 'cascade' }),
+    taskId: integer('task_id').references(() => tasks.id, { onDelete: 'cascade' }),
+    actorId: integer('actor_id').references(() => users.id, { onDelete: 'set null' }),
+    field: varchar('field', { length: 80 }).notNull(),
+    oldValue: jsonb('old_value'),
+    newValue: jsonb('new_value'),
+    createdAt: at('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('record_history_unit_idx').on(t.unitId, t.id),
+    index('record_history_task_idx')
+      .on(t.taskId, t.id)
+      .where(sql`${t.taskId} is not null`),
+  ],
 );

@@ -1,3 +1,4 @@
+import { pruneAuditLog } from '../features/audit-log';
 import { sweepAttachments, type FileStorage } from '../features/attachments';
 import { DigestFrequencies, digestCron, runDigests, type DigestContext } from '../features/digests';
 import { EventRetentionMs, pruneEvents } from '../features/events';
@@ -14,7 +15,8 @@ export const sweepFilesJob = 'sweep-files';
 /**
  * Every recurring job of the app (UTC): the three digests (hourly at :00, daily 07:00, weekly
  * Monday 07:00) and the pruning of live events older than their 24-hour retention and of rate-limit
- * counters whose window passed and of webhook deliveries past 30 days (hourly at :30), and webhook
+ * counters whose window passed, of webhook deliveries past 30 days and of audit entries past their
+ * workspace's retention (hourly at :30), and webhook
  * retries and the sweep of deleted files (every minute).
  * A digest run that failed for some users is retried twice, 5 minutes apart (the users already
  * mailed are skipped by their claim).
@@ -37,6 +39,8 @@ export function appJobs(ctx: DigestContext, webhooks: WebhookDispatcher, storage
         deleted: await pruneEvents(ctx.db, new Date(Date.now() - EventRetentionMs)),
         rateLimits: await pruneRateLimits(ctx.db),
         webhookDeliveries: await pruneDeliveries(ctx.db),
+        // Each workspace's audit entries past its retention (docs/history-and-audit.md).
+        auditEntries: await pruneAuditLog(ctx.db),
       }),
     },
     {

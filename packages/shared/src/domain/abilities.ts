@@ -143,6 +143,8 @@ export type TWorkspaceAbilities = {
   moderate_time?: boolean;
   /** Define, change and archive a project's custom fields (docs/custom-fields.md). Optional in the type only. */
   manage_fields?: boolean;
+  /** Read the workspace's audit log (docs/history-and-audit.md). Optional in the type only. */
+  view_audit?: boolean;
   /** Attach files to tasks and units (docs/files.md). */
   attach: boolean;
   projects: TRecordAbilities;
@@ -174,6 +176,7 @@ export function workspaceAbilities(role: TRole): TWorkspaceAbilities {
     moderate_comments: can(role, 'comment', 'moderate'),
     moderate_time: can(role, 'time', 'moderate'),
     manage_fields: can(role, 'field', 'manage'),
+    view_audit: can(role, 'audit', 'view'),
     attach: can(role, 'attachment', 'create'),
     projects: recordAbilities(role, 'project'),
     pipelines: recordAbilities(role, 'pipeline'),

@@ -50,6 +50,8 @@ const expected: Record<string, TRole[]> = {
   // docs/custom-fields.md: Admins define fields; values follow unit.update and task.update.
   'field.view': ['guest', 'member', 'admin', 'owner'],
   'field.manage': ['admin', 'owner'],
+  'audit.view': ['admin', 'owner'],
+  'history.view': ['guest', 'member', 'admin', 'owner'],
 };
 
 describe('the permission table', () => {

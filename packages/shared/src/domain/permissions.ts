@@ -44,6 +44,13 @@ export const Permissions = {
   view: { create: 'guest', share: 'member', moderate: 'admin' },
   /** A workspace's webhooks and their delivery log: they carry its data to other systems. */
   webhook: { view: 'admin', manage: 'admin' },
+  /**
+   * The workspace audit log (docs/history-and-audit.md): sign-ins, tokens, exports, roles… of
+   * everyone, so Admins and the Owner only; nobody may change or delete an entry.
+   */
+  audit: { view: 'admin' },
+  /** A unit's or task's history of changes: whoever sees the record sees its history. */
+  history: { view: 'guest' },
   /** Authors edit and delete their own comments; `moderate`: delete anyone's. */
   comment: { view: 'guest', create: 'guest', moderate: 'admin' },
   /**

@@ -1,3 +1,5 @@
+import enAudit from './locales/en/audit.json';
+import enHistory from './locales/en/history.json';
 import enAuth from './locales/en/auth.json';
 import enCommentsApi from './locales/en/comments-api.json';
 import enComments from './locales/en/comments-web.json';
@@ -35,6 +37,8 @@ import enFields from './locales/en/fields.json';
 export const en: Record<string, string> = {
   ...enCommon,
   ...enAuth,
+  ...enAudit,
+  ...enHistory,
   ...enMail,
   ...enDigests,
   ...enFiles,

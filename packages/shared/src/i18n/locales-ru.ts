@@ -1,3 +1,5 @@
+import ruAudit from './locales/ru/audit.json';
+import ruHistory from './locales/ru/history.json';
 import ruAuth from './locales/ru/auth.json';
 import ruCommentsApi from './locales/ru/comments-api.json';
 import ruComments from './locales/ru/comments-web.json';
@@ -31,6 +33,8 @@ import ruFields from './locales/ru/fields.json';
 export const ru: Record<string, string> = {
   ...ruCommon,
   ...ruAuth,
+  ...ruAudit,
+  ...ruHistory,
   ...ruMail,
   ...ruDigests,
   ...ruFiles,

@@ -42,6 +42,7 @@ export const ZWorkspaceAbilities = z.object({
   moderate_comments: z.boolean(),
   moderate_time: z.boolean().optional(),
   manage_fields: z.boolean().optional(),
+  view_audit: z.boolean().optional(),
   attach: z.boolean(),
   projects: ZRecordAbilities,
   pipelines: ZRecordAbilities,

@@ -102,6 +102,11 @@ export const ZLiveEvent = z.discriminatedUnion('type', [
   }),
   /** A person's time on a task changed (docs/time.md): timesheets and the task's history refetch. */
   z.object({ type: z.literal('time'), data: ZTimeEvent }),
+  /** Changes were added to a unit's history, some of them its `tasks`' (docs/history-and-audit.md): timelines refetch. */
+  z.object({
+    type: z.literal('history'),
+    data: z.object({ unit: z.number().int(), tasks: z.array(z.number().int()) }),
+  }),
   z.object({ type: z.literal('reset'), data: z.object({}) }),
 ]);
 export type TLiveEvent = z.infer<typeof ZLiveEvent>;

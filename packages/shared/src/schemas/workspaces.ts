@@ -4,6 +4,7 @@ import { Limits } from '../limits';
 import { ZMemberAbilities, ZWorkspaceAbilities } from './abilities';
 import { ZDescription, ZName } from '../validation';
 import { EstimateMessages, isQuarterHours, TimeLimits } from './time-core';
+import { AuditLimits } from './audit';
 
 /**
  * The contract of workspaces, their team and invites (docs/rules.md §Roles, §API). Roles and who may do what
@@ -25,6 +26,13 @@ export const ZWorkspacePatch = ZWorkspaceCreate.partial().extend({
       message: EstimateMessages.quarterHours,
     })
     .optional(),
+  /** Days the audit log keeps its entries (docs/history-and-audit.md); Admins. */
+  audit_retention_days: z
+    .number()
+    .int()
+    .min(AuditLimits.retentionDays.min)
+    .max(AuditLimits.retentionDays.max)
+    .optional(),
 });
 export type TWorkspaceCreate = z.infer<typeof ZWorkspaceCreate>;
 
@@ -39,6 +47,8 @@ export const ZWorkspace = z.object({
   members_count: z.number().int(),
   /** Hours in a working day (default 8). Optional in the type only: the server always sends it. */
   hours_per_day: z.number().optional(),
+  /** Days the audit log keeps its entries (365 by default). Optional in the type only. */
+  audit_retention_days: z.number().int().optional(),
   created_at: z.string(),
 });
 export type TWorkspace = z.infer<typeof ZWorkspace>;

@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { fileTypeGroup, normalizeFileTypeGroups, type TFileTypeGroup } from '@stageline/shared';
 import { schema, type Db } from '../../db';
 import { AppError } from '../../http/errors';
+import { recordAudit } from '../audit';
 import { authorizeIn } from '../workspaces';
 
 /** The groups of files a workspace takes (decision 198). */
@@ -41,9 +42,22 @@ export async function setFileTypes(
 ) {
   await authorizeIn(db, { userId, workspaceId, resource: 'workspace', action: 'update' });
   const groups = normalizeFileTypeGroups(allowed);
-  await db
-    .update(schema.workspaces)
-    .set({ allowedFileTypes: groups, updatedAt: new Date() })
-    .where(eq(schema.workspaces.id, workspaceId));
+  await db.transaction(async (tx) => {
+    const [before] = await tx
+      .select({ allowed: schema.workspaces.allowedFileTypes })
+      .from(schema.workspaces)
+      .where(eq(schema.workspaces.id, workspaceId))
+      .for('update');
+    await tx
+      .update(schema.workspaces)
+      .set({ allowedFileTypes: groups, updatedAt: new Date() })
+      .where(eq(schema.workspaces.id, workspaceId));
+    await recordAudit(tx, workspaceId, {
+      action: 'workspace.settings_changed',
+      actorId: userId,
+      target: { kind: 'workspace', id: workspaceId },
+      details: { allowedFileTypes: { from: before?.allowed ?? [], to: groups } },
+    });
+  });
   return { allowed: groups };
 }

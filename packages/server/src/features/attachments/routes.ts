@@ -14,6 +14,7 @@ import {
 } from '@stageline/shared';
 import { AppError, FieldError } from '../../http/errors';
 import { callerOf, type AuthUser } from '../auth';
+import { recordExport } from '../audit';
 import { isInline } from './content-type';
 import { getFileTypes, setFileTypes } from './file-types';
 import {
@@ -265,6 +266,16 @@ export const attachmentsRoutes: FastifyPluginAsyncZod<{ ctx: FilesContext }> = a
     reply.header('cache-control', 'private, max-age=600');
     reply.header('accept-ranges', 'bytes');
     const range = parseRange(request.headers.range, file.size);
+    // A download (not shown inline), from its start: an export of the audit log (decision 222).
+    if (!inline && range !== 'unsatisfiable' && (!range || range.start === 0)) {
+      await recordExport(ctx.db, {
+        userId,
+        workspaceId: file.workspaceId,
+        action: 'export.file',
+        target: { kind: 'attachment', id: file.id, name: file.name },
+        details: { size: file.size, content_type: file.contentType },
+      });
+    }
     if (range === 'unsatisfiable') {
       return reply.status(416).header('content-range', `bytes */${file.size}`).send('');
     }

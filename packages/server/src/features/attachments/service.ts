@@ -12,6 +12,7 @@ import { schema, type Db } from '../../db';
 import { AppError } from '../../http/errors';
 import type { TokenKeys } from '../auth';
 import { publish } from '../events';
+import { recordHistory } from '../history';
 import type { Actor } from '../workspaces';
 import { detectContentType, previewOf, sniffBytes } from './content-type';
 import { checkFileType, allowedFileTypes } from './file-types';
@@ -153,6 +154,7 @@ export async function storeAttachment(
         .update(attachments)
         .set({ contentType, completedAt: new Date(), thumbnailQueuedAt })
         .where(eq(attachments.id, row!.id));
+      await recordFileHistory(tx, { file: row!, actorId: userId, field: 'file_added' });
     });
   } catch (error) {
     await storage.delete(key).catch(() => undefined);
@@ -241,6 +243,28 @@ export async function getAttachment(
   return (await present(ctx, { actor, sessionId }, [attachment]))[0]!;
 }
 
+/** A file added to or removed from a task or a unit, in its history (docs/history-and-audit.md). */
+async function recordFileHistory(
+  tx: Db,
+  { file, actorId, field }: { file: AttachmentRow; actorId: number; field: 'file_added' | 'file_removed' },
+): Promise<void> {
+  if (file.workspaceId === null || (file.taskId === null && file.unitId === null)) return;
+  const value = { id: file.id, name: file.name };
+  await recordHistory(tx, {
+    workspaceId: file.workspaceId,
+    actorId,
+    changes: [
+      {
+        unitId: file.unitId,
+        taskId: file.taskId,
+        field,
+        old: field === 'file_removed' ? value : null,
+        new: field === 'file_added' ? value : null,
+      },
+    ],
+  });
+}
+
 /** Deletes a file and its bytes (one file: quick enough to do in the request). */
 export async function deleteAttachment(
   ctx: FilesContext,
@@ -249,6 +273,7 @@ export async function deleteAttachment(
   const { attachment } = await authorizeAttachment(ctx.db, { userId, attachmentId, action: 'delete' });
   await ctx.db.transaction(async (tx) => {
     await tx.delete(attachments).where(eq(attachments.id, attachment.id));
+    await recordFileHistory(tx, { file: attachment, actorId: userId, field: 'file_removed' });
     await publish(
       tx,
       { workspace: attachment.workspaceId! },

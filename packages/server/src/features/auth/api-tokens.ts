@@ -9,6 +9,7 @@ import {
 } from '@stageline/shared';
 import { schema, type Db } from '../../db';
 import { AppError } from '../../http/errors';
+import { recordAccountAudit } from '../audit';
 import { hashSecret, randomToken, type TokenKeys } from './tokens';
 
 const { apiTokens } = schema;
@@ -37,17 +38,26 @@ export async function createApiToken(
   { userId, input }: { userId: number; input: TApiTokenCreate },
 ): Promise<TApiTokenCreated> {
   const token = `${ApiTokenPrefix}${randomToken()}`;
-  const [row] = await db
-    .insert(apiTokens)
-    .values({
-      userId,
-      name: input.name,
-      scope: input.scope,
-      tokenHash: hashSecret(keys, token),
-      expiresAt: input.expires_at ? new Date(input.expires_at) : null,
-    })
-    .returning();
-  return { ...presentToken(row!), token };
+  const row = await db.transaction(async (tx) => {
+    const [inserted] = await tx
+      .insert(apiTokens)
+      .values({
+        userId,
+        name: input.name,
+        scope: input.scope,
+        tokenHash: hashSecret(keys, token),
+        expiresAt: input.expires_at ? new Date(input.expires_at) : null,
+      })
+      .returning();
+    await recordAccountAudit(tx, userId, {
+      action: 'api_token.created',
+      actorId: userId,
+      target: { kind: 'api_token', id: inserted!.id, name: inserted!.name },
+      details: { scope: inserted!.scope, expires_at: inserted!.expiresAt?.toISOString() ?? null },
+    });
+    return inserted!;
+  });
+  return { ...presentToken(row), token };
 }
 
 /** GET users/me/tokens/: newest first, without secrets. */
@@ -62,11 +72,18 @@ export async function listApiTokens(db: Db, userId: number): Promise<TApiToken[]
 
 /** DELETE users/me/tokens/{id}/: revokes at once; another user's id is a 404. */
 export async function revokeApiToken(db: Db, { userId, tokenId }: { userId: number; tokenId: number }) {
-  const deleted = await db
-    .delete(apiTokens)
-    .where(and(eq(apiTokens.id, tokenId), eq(apiTokens.userId, userId)))
-    .returning({ id: apiTokens.id });
-  if (deleted.length === 0) throw new AppError('not_found');
+  await db.transaction(async (tx) => {
+    const deleted = await tx
+      .delete(apiTokens)
+      .where(and(eq(apiTokens.id, tokenId), eq(apiTokens.userId, userId)))
+      .returning({ id: apiTokens.id, name: apiTokens.name });
+    if (deleted.length === 0) throw new AppError('not_found');
+    await recordAccountAudit(tx, userId, {
+      action: 'api_token.revoked',
+      actorId: userId,
+      target: { kind: 'api_token', id: tokenId, name: deleted[0]!.name },
+    });
+  });
 }
 
 /**
@@ -75,6 +92,13 @@ export async function revokeApiToken(db: Db, { userId, tokenId }: { userId: numb
  */
 export async function revokeUserApiTokens(db: Db, userId: number): Promise<number> {
   const deleted = await db.delete(apiTokens).where(eq(apiTokens.userId, userId)).returning({ id: apiTokens.id });
+  if (deleted.length > 0) {
+    await recordAccountAudit(db, userId, {
+      action: 'api_token.revoked',
+      actorId: userId,
+      details: { all: deleted.length },
+    });
+  }
   return deleted.length;
 }
 

@@ -2,6 +2,7 @@ import { and, eq, gt, isNull } from 'drizzle-orm';
 import type { TLanguage, TRegister, TTokenPair } from '@stageline/shared';
 import { schema } from '../../db';
 import { AppError } from '../../http/errors';
+import { recordAccountAudit } from '../audit';
 import { clearCount, countHit, digest, peekCount, rateLimited, type RateRule } from '../../http/rate-limit';
 import { liveApiTokenNames, revokeUserApiTokens } from './api-tokens';
 import { mailUser, type AuthContext, type ClientInfo, type UserRow } from './context';
@@ -75,10 +76,14 @@ export async function logIn(
   const valid = await verifyPassword(user?.passwordHash, password);
   if (user && locked) {
     if (valid) await sendCode(ctx, { user, purpose: 'login', whenTooSoon: 'skip' });
-    else await countHit(ctx.db, key, failureRule);
+    else {
+      await countHit(ctx.db, key, failureRule);
+      await recordSignInFailure(ctx, user, 'locked');
+    }
     return { ephemeral_token: signEphemeral(ctx.keys, user.id, 'unlock'), detail: lockedDetail };
   }
   if (!user || !valid) {
+    if (user) await recordSignInFailure(ctx, user, 'password');
     const failures = await countHit(ctx.db, key, failureRule);
     if (!user && failures.hits > failureRule.max) throw rateLimited(failures.retryAfter);
     throw new AppError('invalid_credentials');
@@ -92,6 +97,14 @@ export async function logIn(
   }
   if (user.twoFactor) return beginSecondFactor(ctx, user);
   return issueSession(ctx, { userId: user.id, client });
+}
+
+/**
+ * A wrong password for an existing account, in the audit log of its workspaces: the actor is the
+ * account tried (whoever typed it is unknown). A name no account has leaves no entry (decision 221).
+ */
+async function recordSignInFailure(ctx: AuthContext, user: UserRow, reason: 'password' | 'locked') {
+  await recordAccountAudit(ctx.db, user.id, { action: 'auth.sign_in_failed', actorId: user.id, details: { reason } });
 }
 
 /**
@@ -138,7 +151,7 @@ export async function checkCode(
       .set({ emailVerified: true, updatedAt: new Date() })
       .where(eq(schema.users.id, user.id));
   }
-  return issueSession(ctx, { userId: user.id, client });
+  return issueSession(ctx, { userId: user.id, client, method: 'code' });
 }
 
 /** otp/send/ with an ephemeral token: a new code for the sign-up or 2FA step. */
@@ -230,6 +243,11 @@ export async function confirmPasswordReset(
     .set({ passwordHash, emailVerified: true, updatedAt: now })
     .where(eq(schema.users.id, user.id));
   await revokeUserSessions(ctx, { userId: user.id });
+  await recordAccountAudit(ctx.db, user.id, {
+    action: 'auth.password_reset',
+    actorId: user.id,
+    details: { sessions_revoked: true, api_tokens_revoked: true },
+  });
   await endPasswordChange(ctx, { user, origin, revokeApiTokens: true });
 }
 

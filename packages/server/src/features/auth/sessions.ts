@@ -3,6 +3,7 @@ import { and, desc, eq, gt, isNull, ne, sql, type SQL } from 'drizzle-orm';
 import { Limits, type TSession, type TTokenPair } from '@stageline/shared';
 import { NotifyChannel, schema, type Db } from '../../db';
 import { AppError } from '../../http/errors';
+import { recordAccountAudit } from '../audit';
 import type { AuthContext, ClientInfo } from './context';
 import { sessionEndedPrefix, type SessionCache } from './session-cache';
 import { signAccess, signRefresh, verifyToken, type TokenKeys } from './tokens';
@@ -13,26 +14,39 @@ function tokenPair(keys: TokenKeys, userId: number, sessionId: number, jti: stri
   return { access: signAccess(keys, userId, sessionId), refresh: signRefresh(keys, userId, sessionId, jti) };
 }
 
+/** How a user proved who they are: what the audit log's sign-in entry says. */
+export type SignInMethod = 'password' | 'code' | 'oauth';
+
 /**
  * Opens a session (a refresh-token family) for a user who has proven who they are, and answers its
- * tokens. Every way of signing in ends here: password, e-mail code, and OAuth.
+ * tokens. Every way of signing in ends here: password, e-mail code, and OAuth. The sign-in is an
+ * entry of the audit log of each of the user's workspaces, in the same transaction (decision 221).
  */
 export async function issueSession(
   ctx: Pick<AuthContext, 'db' | 'keys'>,
-  { userId, client }: { userId: number; client: ClientInfo },
+  { userId, client, method = 'password' }: { userId: number; client: ClientInfo; method?: SignInMethod },
 ): Promise<TTokenPair> {
   const jti = randomUUID();
-  const [session] = await ctx.db
-    .insert(schema.sessions)
-    .values({
-      userId,
-      refreshJti: jti,
-      userAgent: client.userAgent,
-      ip: client.ip,
-      expiresAt: new Date(Date.now() + refreshLifetimeMs),
-    })
-    .returning({ id: schema.sessions.id });
-  return tokenPair(ctx.keys, userId, session!.id, jti);
+  const session = await ctx.db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(schema.sessions)
+      .values({
+        userId,
+        refreshJti: jti,
+        userAgent: client.userAgent,
+        ip: client.ip,
+        expiresAt: new Date(Date.now() + refreshLifetimeMs),
+      })
+      .returning({ id: schema.sessions.id });
+    await recordAccountAudit(tx, userId, {
+      action: 'auth.sign_in',
+      actorId: userId,
+      target: { kind: 'session', id: row!.id },
+      details: { method },
+    });
+    return row!;
+  });
+  return tokenPair(ctx.keys, userId, session.id, jti);
 }
 
 /**

@@ -11,6 +11,7 @@ import {
 import type { z } from 'zod';
 import { schema, type Db } from '../../db';
 import { emitWebhookEvents, publish } from '../events';
+import { recordHistory } from '../history';
 import { excerpt, notify } from '../notifications';
 import { effectivePeople } from '../tasks';
 import { authorizeComment, authorizeTarget, type CommentRow, type CommentTarget } from './policy';
@@ -187,6 +188,29 @@ export async function listComments(
   };
 }
 
+/**
+ * A comment edited (`next` its new text) or deleted (`next` null), in the history of its task or
+ * unit (docs/history-and-audit.md): the comment's id and text before and after.
+ */
+async function recordCommentHistory(
+  tx: Db,
+  { comment, actorId, next }: { comment: CommentRow; actorId: number; next: string | null },
+): Promise<void> {
+  await recordHistory(tx, {
+    workspaceId: comment.workspaceId,
+    actorId,
+    changes: [
+      {
+        unitId: comment.unitId,
+        taskId: comment.taskId,
+        field: next === null ? 'comment_deleted' : 'comment_edited',
+        old: { id: comment.id, text: comment.text },
+        new: next === null ? null : { id: comment.id, text: next },
+      },
+    ],
+  });
+}
+
 /** PATCH comments/{id}/: the author edits the text; people newly mentioned are notified. */
 export async function updateComment(
   db: Db,
@@ -202,6 +226,7 @@ export async function updateComment(
       .where(eq(comments.id, commentId))
       .returning();
     const newMentions = mentions.filter((id) => !comment.mentions.includes(id));
+    if (text !== comment.text) await recordCommentHistory(tx, { comment, actorId: userId, next: text });
     return announce(tx, { row: row!, action: 'updated', target, newMentions });
   });
 }
@@ -212,6 +237,7 @@ export async function deleteComment(db: Db, { userId, commentId }: { userId: num
   await db.transaction(async (tx) => {
     const [presented] = await present(tx, [comment]);
     await tx.delete(comments).where(eq(comments.id, commentId));
+    await recordCommentHistory(tx, { comment, actorId: userId, next: null });
     await publish(
       tx,
       { workspace: comment.workspaceId },

@@ -11,8 +11,8 @@ const { units, users } = schema;
 /** Units whose cells are read per query: bounded memory and statement size for big pipelines. */
 const chunk = 1000;
 
-/** A table ready for `toCsv`, and the name of its file. */
-export type CsvExport = { filename: string; header: string[]; rows: string[][] };
+/** A table to send as a CSV file; `workspaceId` names the workspace it came from, when one did (for the audit log). */
+export type CsvExport = { filename: string; header: string[]; rows: string[][]; workspaceId?: number };
 
 /** Usernames by user id. */
 async function usernames(db: Db, ids: number[]): Promise<Map<number, string>> {
@@ -85,7 +85,7 @@ export async function exportPipeline(
       rows.push(row);
     }
   }
-  return { filename: `${pipelineName}.csv`, header, rows };
+  return { filename: `${pipelineName}.csv`, header, rows, workspaceId };
 }
 
 /** GET tasks/export.csv: the tasks of `GET tasks/` with the same filters, all of them. */

@@ -15,6 +15,7 @@ import type { Db } from '../../db';
 import { FieldError } from '../../http/errors';
 import { readUploadedForm } from '../../http/upload';
 import { callerOf } from '../auth';
+import { recordExport } from '../audit';
 import { exportPipeline, exportTaskList, type CsvExport } from './export';
 import { readCsv, toCsv, type CsvDelimiter } from './format';
 import { importUnits, type ImportOutcome } from './import';
@@ -105,12 +106,17 @@ export const csvRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) 
         response: { 200: csvFile },
       },
     },
-    async (request, reply) =>
-      sendCsv(
-        reply,
-        await exportPipeline(db, { userId: callerOf(request).id, pipelineId: request.params.id }),
-        request.query.delimiter,
-      ),
+    async (request, reply) => {
+      const userId = callerOf(request).id;
+      const table = await exportPipeline(db, { userId, pipelineId: request.params.id });
+      await recordExport(db, {
+        userId,
+        workspaceId: table.workspaceId,
+        target: { kind: 'pipeline', id: request.params.id, name: table.filename.replace(/\.csv$/, '') },
+        details: { what: 'pipeline', file: table.filename, rows: table.rows.length },
+      });
+      return sendCsv(reply, table, request.query.delimiter);
+    },
   );
 
   app.get(
@@ -131,7 +137,14 @@ export const csvRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) 
     },
     async (request, reply) => {
       const { delimiter, ...query } = request.query;
-      return sendCsv(reply, await exportTaskList(db, { userId: callerOf(request).id, query }), delimiter);
+      const userId = callerOf(request).id;
+      const table = await exportTaskList(db, { userId, query });
+      await recordExport(db, {
+        userId,
+        workspaceId: query.workspace,
+        details: { what: 'tasks', file: table.filename, rows: table.rows.length, filters: query },
+      });
+      return sendCsv(reply, table, delimiter);
     },
   );
 

@@ -242,7 +242,7 @@ async function createUser(ctx: OAuthContext, input: CallbackInput & { profile: O
 async function session(ctx: OAuthContext, user: UserRow, input: CallbackInput & { next?: string }) {
   const result = user.twoFactor
     ? await beginSecondFactor(ctx, user)
-    : await issueSession(ctx, { userId: user.id, client: input.client });
+    : await issueSession(ctx, { userId: user.id, client: input.client, method: 'oauth' });
   return input.next ? { ...result, next: input.next } : result;
 }
 

@@ -1,6 +1,7 @@
 import { asc, eq, getTableColumns, inArray, sql, type SQL } from 'drizzle-orm';
 import type { TPipelineCreate, TPipelinePatch, TPipelineSummary } from '@stageline/shared';
 import { schema, type Db } from '../../db';
+import { recordAudit } from '../audit';
 import { authorizeProject } from '../projects';
 import { countTasks } from '../tasks';
 import { authorize, inWorkspacesOf } from '../workspaces';
@@ -119,6 +120,14 @@ export async function updatePipeline(
 
 /** DELETE pipelines/{id}/ (Admin and above): its stages and edges go with it. */
 export async function deletePipeline(db: Db, { userId, pipelineId }: { userId: number; pipelineId: number }) {
-  await authorizePipeline(db, { userId, pipelineId, action: 'delete' });
-  await db.delete(pipelines).where(eq(pipelines.id, pipelineId));
+  const { pipeline, project } = await authorizePipeline(db, { userId, pipelineId, action: 'delete' });
+  await db.transaction(async (tx) => {
+    await tx.delete(pipelines).where(eq(pipelines.id, pipelineId));
+    await recordAudit(tx, project.workspaceId, {
+      action: 'pipeline.deleted',
+      actorId: userId,
+      target: { kind: 'pipeline', id: pipelineId, name: pipeline.name },
+      details: { project: { id: project.id, name: project.name } },
+    });
+  });
 }

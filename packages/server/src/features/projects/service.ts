@@ -9,6 +9,7 @@ import {
 } from '@stageline/shared';
 import { schema, type Db } from '../../db';
 import { AppError } from '../../http/errors';
+import { recordAudit } from '../audit';
 import { overdueAt, rowsOf } from '../tasks';
 import { actorIn, authorize, authorizeIn, inWorkspacesOf } from '../workspaces';
 import { authorizeProject } from './policy';
@@ -112,8 +113,15 @@ export async function updateProject(
 
 /** DELETE projects/{id}/ (Admin and above): its pipelines and stages go with it. */
 export async function deleteProject(db: Db, { userId, projectId }: { userId: number; projectId: number }) {
-  await authorizeProject(db, { userId, projectId, action: 'delete' });
-  await db.delete(projects).where(eq(projects.id, projectId));
+  const { project } = await authorizeProject(db, { userId, projectId, action: 'delete' });
+  await db.transaction(async (tx) => {
+    await tx.delete(projects).where(eq(projects.id, projectId));
+    await recordAudit(tx, project.workspaceId, {
+      action: 'project.deleted',
+      actorId: userId,
+      target: { kind: 'project', id: projectId, name: project.name },
+    });
+  });
 }
 
 /**

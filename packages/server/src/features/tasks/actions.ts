@@ -11,6 +11,7 @@ import {
 import type { z } from 'zod';
 import { schema, type Db } from '../../db';
 import { AppError, FieldError } from '../../http/errors';
+import { recordHistory, type HistoryChange } from '../history';
 import { notifyReviewRequested, reportTaskChanges, type TaskChange, type TaskSnapshot } from '../notifications';
 import { assertTeams } from '../teams';
 import type { Actor } from '../workspaces';
@@ -72,8 +73,29 @@ const snapshot = (task: EngineTask): TaskSnapshot => ({
   roundComments: [...task.roundComments],
 });
 
-/** What `work` reports beyond the task itself: an edit of people or due date, other tasks it changed. */
-type WorkResult = { edited?: boolean; others?: TaskChange[] } | void;
+/**
+ * What `work` reports beyond the task itself: an edit of people or due date, other tasks it changed,
+ * and changes of history the snapshots do not show (due date, estimate).
+ */
+type WorkResult = { edited?: boolean; others?: TaskChange[]; history?: HistoryChange[] } | void;
+
+const sorted = (ids: readonly number[]) => [...ids].sort((a, b) => a - b);
+
+/**
+ * The history of a task change (docs/history-and-audit.md) that its snapshots show: status,
+ * assignees and reviewers, old → new.
+ */
+function snapshotHistory(change: TaskChange): HistoryChange[] {
+  const at = { unitId: change.task.unitId, taskId: change.task.id };
+  const { before, after } = change;
+  const changes: HistoryChange[] = [];
+  if (before.status !== after.status) changes.push({ ...at, field: 'status', old: before.status, new: after.status });
+  for (const field of ['assignees', 'reviewers'] as const) {
+    const [old, next] = [sorted(before[field]), sorted(after[field])];
+    if (old.join() !== next.join()) changes.push({ ...at, field, old, new: next });
+  }
+  return changes;
+}
 
 /** What the work inside `inTaskTransaction` is given besides the transaction. */
 type TaskWork = {
@@ -115,11 +137,14 @@ async function inTaskTransaction(
       after: snapshot(task),
       edited: result?.edited ?? false,
     };
-    await reportTaskChanges(tx, {
-      actorId: actor.userId,
+    const changes = [self, ...(result?.others ?? [])];
+    // The task's history, in the budget of one statement (docs/history-and-audit.md).
+    await recordHistory(tx, {
       workspaceId: scope.workspaceId,
-      changes: [self, ...(result?.others ?? [])],
+      actorId: actor.userId,
+      changes: [...changes.flatMap(snapshotHistory), ...(result?.history ?? [])],
     });
+    await reportTaskChanges(tx, { actorId: actor.userId, workspaceId: scope.workspaceId, changes });
   });
   return loadTask(db, { userId, taskId });
 }
@@ -278,11 +303,20 @@ export async function patchTask(
     if (!skip && status === 'done' && task.state.status !== 'done') throw enforced(ReviewRuleMessages.enforcedDone);
     const wasReviewer = task.people.reviewers.includes(userId);
     const wasAssignee = task.assignees.includes(userId);
+    const dueBefore = task.row.effectiveDue?.toISOString() ?? null;
     let edited = await applyPeopleChange(tx, task, { change, workspaceId: scope.workspaceId, userId, now });
+    const history: HistoryChange[] = [];
+    const at = { unitId: scope.unitId, taskId: task.row.id };
+    if (change.due_date !== undefined) {
+      const dueAfter = change.due_date === null ? null : new Date(change.due_date).toISOString();
+      if (dueAfter !== dueBefore) history.push({ ...at, field: 'due_date', old: dueBefore, new: dueAfter });
+    }
     // The estimate (docs/time.md) is the task's own from the start: no stage default follows it.
     if (estimate !== undefined) {
       await tx.update(tasks).set({ estimateHours: estimate, updatedAt: now }).where(eq(tasks.id, task.row.id));
       edited = true;
+      const old = task.row.estimateHours ?? null;
+      if (old !== estimate) history.push({ ...at, field: 'estimate', old, new: estimate });
     }
     const selfReviewer = !wasReviewer && task.people.reviewers.includes(userId);
     if (!skip && selfReviewer && (wasAssignee || task.assignees.includes(userId)))
@@ -291,7 +325,7 @@ export async function patchTask(
       const action: TTaskAction = { type: 'set_status', status, actor: userId };
       await persist(tx, task, action, runEngine(task, action), { actorId: userId, now });
     }
-    return { edited };
+    return { edited, history };
   });
 }
 

@@ -14,6 +14,7 @@ import {
 } from '@stageline/shared/time';
 import type { Db } from '../../db';
 import { callerOf } from '../auth';
+import { recordExport } from '../audit';
 import { csvFile, sendCsv } from '../csv';
 import { deleteTimeLog, exportTimeLogs, listTimeLogs, logTime, updateTimeLog } from './service';
 import { currentTimer, discardTimer, startTimer, stopTimer } from './timer';
@@ -87,7 +88,14 @@ export const timeRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db })
     },
     async (request, reply) => {
       const { delimiter, ...query } = request.query;
-      return sendCsv(reply, await exportTimeLogs(db, { userId: callerOf(request).id, query }), delimiter);
+      const userId = callerOf(request).id;
+      const table = await exportTimeLogs(db, { userId, query });
+      await recordExport(db, {
+        userId,
+        workspaceId: query.workspace,
+        details: { what: 'time', file: table.filename, rows: table.rows.length, filters: query },
+      });
+      return sendCsv(reply, table, delimiter);
     },
   );
 

@@ -140,6 +140,18 @@ const historyOf = (source: string, hours: SQL, now: Date) => sql`
   select s.task_id, 'log_time', s.user_id, nullif(s.note, ''), s.date, ${hours}, ${now.toISOString()}::timestamptz
   from ${sql.raw(source)} s returning 1`;
 
+/**
+ * The change in the record history (docs/history-and-audit.md) of a person's day on a task, as a
+ * CTE over `source` in the statement of the change: `old` and `hours` over `s`, the person, day
+ * and hours before and after. Its live `time` event tells open timelines.
+ */
+const recordOf = (source: string, { actorId, old, hours }: { actorId: number; old: SQL; hours: SQL }) => sql`
+  insert into record_history (workspace_id, unit_id, task_id, actor_id, field, old_value, new_value)
+  select s.workspace_id, t.unit_id, s.task_id, ${actorId}::integer, 'time_logged',
+    jsonb_build_object('person', s.user_id, 'date', s.date::text, 'hours', ${old}),
+    jsonb_build_object('person', s.user_id, 'date', s.date::text, 'hours', ${hours})
+  from ${sql.raw(source)} s join tasks t on t.id = s.task_id returning 1`;
+
 /** The live event and the webhook of a change, in one statement (docs/live-updates.md). */
 async function announce(tx: Db, log: TTimeLog, action: TTimeEvent['action']): Promise<void> {
   const data: TTimeEvent = {
@@ -175,7 +187,8 @@ export async function addTime(
           note = case when excluded.note = '' then time_logs.note else excluded.note end,
           updated_at = excluded.updated_at
         returning *),
-      history as (${historyOf('up', sql`s.hours`, now)})
+      history as (${historyOf('up', sql`s.hours`, now)}),
+      changes as (${recordOf('up', { actorId: userId, old: sql`s.hours - ${input.hours}::numeric`, hours: sql`s.hours` })})
       ${logSelect(sql`up`)}`,
   );
   if (!row) throw dayFull(input.date);
@@ -234,12 +247,14 @@ export async function updateTimeLog(
       sql`with day as (
           select coalesce(sum(hours), 0) as total from time_logs
           where user_id = ${owned.userId} and date = ${owned.date}::date and id <> ${logId}),
+        before as (select hours from time_logs where id = ${logId}),
         up as (
           update time_logs tl set hours = ${hours}, note = ${patch.note === undefined ? sql`tl.note` : patch.note},
             updated_at = ${now.toISOString()}::timestamptz
           from day where tl.id = ${logId} and day.total + ${hours} <= ${TimeLimits.dayHours.max}
           returning tl.*),
-        history as (${historyOf('up', sql`s.hours`, now)})
+        history as (${historyOf('up', sql`s.hours`, now)}),
+        changes as (${recordOf('up', { actorId: userId, old: sql`(select hours from before)`, hours: sql`s.hours` })})
         ${logSelect(sql`up`)}`,
     );
     if (!row) throw dayFull(owned.date);
@@ -256,7 +271,8 @@ export async function deleteTimeLog(db: Db, { userId, logId }: { userId: number;
     await lockOwnedLog(tx, { userId, logId });
     const [row] = await rowsOf<LogRow>(tx, sql`${logSelect(sql`time_logs`)} where tl.id = ${logId}`);
     await tx.execute(sql`with gone as (delete from time_logs where id = ${logId} returning *),
-      history as (${historyOf('gone', sql`0`, now)}) select 1`);
+      history as (${historyOf('gone', sql`0`, now)}),
+      changes as (${recordOf('gone', { actorId: userId, old: sql`s.hours`, hours: sql`0` })}) select 1`);
     await announce(tx, present(row!), 'deleted');
   });
 }

@@ -15,7 +15,9 @@ import type { z } from 'zod';
 import { escapeLike, rowsOf, schema, type Db } from '../../db';
 import { isRowId, readCursor, writeCursor } from '../../http/cursor';
 import { AppError, FieldError } from '../../http/errors';
+import { recordAudit } from '../audit';
 import { applyFieldChanges, checkFieldChanges, fieldConditions, loadProjectFields, unitFieldDefaults } from '../fields';
+import { recordHistory } from '../history';
 import { emitTasksCreated, emitUnitsBatchCreated, emitWebhookEvents, publish } from '../events';
 import { authorizeProject } from '../projects';
 import { insertUnitsWithTasks, loadCells, loadGraph, lockGraphForShare, stageDue } from '../tasks';
@@ -387,16 +389,41 @@ export async function updateUnit(
     Object.entries({ name: patch.name, description: patch.description }).filter(([, v]) => v !== undefined),
   );
   const changesFields = Object.keys(fields.set).length > 0 || fields.clear.length > 0;
-  const [row] = await db
-    .update(units)
-    .set({
-      ...changes,
-      ...(changesFields ? { fields: applyFieldChanges(sql`${units.fields}`, fields) } : {}),
-      updatedAt: new Date(),
-    })
-    .where(eq(units.id, unitId))
-    .returning();
-  if (!row) throw new AppError('not_found');
+  const row = await db.transaction(async (tx) => {
+    const [updated] = await tx
+      .update(units)
+      .set({
+        ...changes,
+        ...(changesFields ? { fields: applyFieldChanges(sql`${units.fields}`, fields) } : {}),
+        updatedAt: new Date(),
+      })
+      .where(eq(units.id, unitId))
+      .returning();
+    if (!updated) throw new AppError('not_found');
+    // Its history (docs/history-and-audit.md): each field that changed, old → new; custom fields
+    // as `field:<key>`.
+    const before = (unit.fields ?? {}) as Record<string, unknown>;
+    const after = (updated.fields ?? {}) as Record<string, unknown>;
+    const fieldKeys = [...Object.keys(fields.set), ...fields.clear];
+    await recordHistory(tx, {
+      workspaceId,
+      actorId: userId,
+      changes: [
+        ...(['name', 'description'] as const)
+          .filter((field) => patch[field] !== undefined && patch[field] !== unit[field])
+          .map((field) => ({ unitId, field, old: unit[field], new: updated[field] })),
+        ...fieldKeys
+          .filter((key) => JSON.stringify(before[key] ?? null) !== JSON.stringify(after[key] ?? null))
+          .map((key) => ({
+            unitId,
+            field: `field:${key}` as const,
+            old: before[key] ?? null,
+            new: after[key] ?? null,
+          })),
+      ],
+    });
+    return updated;
+  });
   return loadUnit(db, row, workspaceId);
 }
 
@@ -405,6 +432,12 @@ export async function deleteUnit(db: Db, { userId, unitId }: { userId: number; u
   const { unit, workspaceId } = await authorizeUnit(db, { userId, unitId, action: 'delete' });
   await db.transaction(async (tx) => {
     await tx.delete(units).where(eq(units.id, unitId));
+    await recordAudit(tx, workspaceId, {
+      action: 'unit.deleted',
+      actorId: userId,
+      target: { kind: 'unit', id: unitId, name: unit.name },
+      details: { project: unit.projectId, pipeline: unit.pipelineId },
+    });
     await unitsChanged(tx, {
       workspaceId,
       projectId: unit.projectId,

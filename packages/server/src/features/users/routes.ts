@@ -18,6 +18,7 @@ import {
   zWholeNumber,
 } from '@stageline/shared';
 import { AppError } from '../../http/errors';
+import { recordAccountAudit } from '../audit';
 import { mailOrigin } from '../../http/mail-origin';
 import { readUploadedFile } from '../../http/upload';
 import { callerOf, listSessions, revokeSession, revokeUserSessions, type AuthContext } from '../auth';
@@ -191,8 +192,14 @@ export const usersRoutes: FastifyPluginAsyncZod<{ ctx: AuthContext }> = async (a
       },
     },
     async (request, reply) => {
-      const revoked = await revokeSession(ctx, { userId: callerOf(request).id, sessionId: request.params.id });
+      const userId = callerOf(request).id;
+      const revoked = await revokeSession(ctx, { userId, sessionId: request.params.id });
       if (!revoked) throw new AppError('not_found');
+      await recordAccountAudit(ctx.db, userId, {
+        action: 'auth.session_revoked',
+        actorId: userId,
+        target: { kind: 'session', id: request.params.id },
+      });
       return reply.status(204).send(null);
     },
   );
@@ -210,7 +217,15 @@ export const usersRoutes: FastifyPluginAsyncZod<{ ctx: AuthContext }> = async (a
     },
     async (request) => {
       const caller = callerOf(request);
-      return { ended: await revokeUserSessions(ctx, { userId: caller.id, exceptSessionId: caller.sessionId }) };
+      const ended = await revokeUserSessions(ctx, { userId: caller.id, exceptSessionId: caller.sessionId });
+      if (ended > 0) {
+        await recordAccountAudit(ctx.db, caller.id, {
+          action: 'auth.sessions_revoked',
+          actorId: caller.id,
+          details: { ended },
+        });
+      }
+      return { ended };
     },
   );
 

@@ -2,6 +2,7 @@ import { and, eq, isNull } from 'drizzle-orm';
 import type { TMe, TUserPatch } from '@stageline/shared';
 import { schema } from '../../db';
 import { AppError, FieldError } from '../../http/errors';
+import { recordAccountAudit } from '../audit';
 import {
   assertAvailable,
   consumeCode,
@@ -99,10 +100,15 @@ export async function changePassword(
 ): Promise<void> {
   const user = await loadUser(ctx, actor.id);
   await consumeCode(ctx, { userId: user.id, purposes: ['password_change', 'account'], code });
-  await ctx.db
-    .update(schema.users)
-    .set({ passwordHash: await hashPassword(password), updatedAt: new Date() })
-    .where(eq(schema.users.id, user.id));
+  const passwordHash = await hashPassword(password);
+  await ctx.db.transaction(async (tx) => {
+    await tx.update(schema.users).set({ passwordHash, updatedAt: new Date() }).where(eq(schema.users.id, user.id));
+    await recordAccountAudit(tx, user.id, {
+      action: 'auth.password_changed',
+      actorId: user.id,
+      details: { api_tokens_revoked: revokeApiTokens },
+    });
+  });
   await revokeUserSessions(ctx, { userId: user.id, exceptSessionId: actor.sessionId });
   await endPasswordChange(ctx, { user, origin, revokeApiTokens });
 }
@@ -179,10 +185,19 @@ export async function confirmEmailChange(
         .where(and(eq(schema.emailChangeTokens.id, row.id), isNull(schema.emailChangeTokens.usedAt)))
         .returning({ id: schema.emailChangeTokens.id });
       if (rows.length === 0) return false;
+      const [before] = await tx
+        .select({ email: schema.users.email })
+        .from(schema.users)
+        .where(eq(schema.users.id, actor.id));
       await tx
         .update(schema.users)
         .set({ email: row.newEmail, emailVerified: true, updatedAt: now })
         .where(eq(schema.users.id, actor.id));
+      await recordAccountAudit(tx, actor.id, {
+        action: 'auth.email_changed',
+        actorId: actor.id,
+        details: { from: before?.email ?? null, to: row.newEmail },
+      });
       return true;
     });
   } catch (error) {
@@ -203,8 +218,14 @@ export async function setTwoFactor(
   { actor, enabled, code }: { actor: AuthUser; enabled: boolean; code: string },
 ): Promise<void> {
   await consumeCode(ctx, { userId: actor.id, purposes: ['two_factor', 'account'], code });
-  await ctx.db
-    .update(schema.users)
-    .set({ twoFactor: enabled, updatedAt: new Date() })
-    .where(eq(schema.users.id, actor.id));
+  await ctx.db.transaction(async (tx) => {
+    await tx
+      .update(schema.users)
+      .set({ twoFactor: enabled, updatedAt: new Date() })
+      .where(eq(schema.users.id, actor.id));
+    await recordAccountAudit(tx, actor.id, {
+      action: enabled ? 'auth.two_factor_on' : 'auth.two_factor_off',
+      actorId: actor.id,
+    });
+  });
 }

@@ -13,6 +13,7 @@ import {
 } from '@stageline/shared';
 import { schema, type Db } from '../../db';
 import { AppError, FieldError } from '../../http/errors';
+import { recordAudit } from '../audit';
 import { authorizeIn } from '../workspaces';
 import { deliveryBody } from './dispatcher';
 import { WebhooksChannel } from '../events';
@@ -114,6 +115,12 @@ export async function createWebhook(
         createdBy: userId,
       })
       .returning();
+    await recordAudit(tx, workspaceId, {
+      action: 'webhook.created',
+      actorId: userId,
+      target: { kind: 'webhook', id: inserted!.id, name: inserted!.url },
+      details: { events: inserted!.events, active: inserted!.active },
+    });
     return inserted!;
   });
   return { ...presentWebhook(row), secret };
@@ -127,16 +134,25 @@ export async function createWebhook(
 export async function rotateSecret(db: Db, options: { userId: number; webhookId: number }): Promise<TWebhookCreated> {
   const current = await webhookFor(db, options);
   const secret = newSecret();
-  const [row] = await db
-    .update(webhooks)
-    .set({
-      secret,
-      previousSecret: current.secret,
-      previousSecretUntil: sql`now() + make_interval(hours => ${Limits.webhooks.rotationOverlapHours})`,
-    })
-    .where(eq(webhooks.id, options.webhookId))
-    .returning();
-  return { ...presentWebhook(row!), secret };
+  const row = await db.transaction(async (tx) => {
+    const [rotated] = await tx
+      .update(webhooks)
+      .set({
+        secret,
+        previousSecret: current.secret,
+        previousSecretUntil: sql`now() + make_interval(hours => ${Limits.webhooks.rotationOverlapHours})`,
+      })
+      .where(eq(webhooks.id, options.webhookId))
+      .returning();
+    await recordAudit(tx, current.workspaceId, {
+      action: 'webhook.changed',
+      actorId: options.userId,
+      target: { kind: 'webhook', id: current.id, name: current.url },
+      details: { secret: 'rotated' },
+    });
+    return rotated!;
+  });
+  return { ...presentWebhook(row), secret };
 }
 
 /**
@@ -180,22 +196,44 @@ export async function updateWebhook(
   const current = await webhookFor(db, { userId, webhookId });
   if (patch.url !== undefined) await checkUrl(patch.url, allowPrivate);
   const reactivated = patch.active === true && !current.active;
-  const [row] = await db
-    .update(webhooks)
-    .set({
-      ...(patch.url !== undefined ? { url: patch.url } : {}),
-      ...(patch.events !== undefined ? { events: [...new Set(patch.events)] } : {}),
-      ...(patch.active !== undefined ? { active: patch.active } : {}),
-      ...(reactivated ? { failingSince: null, disabledReason: null, failures: 0, pausedAt: null } : {}),
-    })
-    .where(eq(webhooks.id, webhookId))
-    .returning();
-  return presentWebhook(row!);
+  const row = await db.transaction(async (tx) => {
+    const [updated] = await tx
+      .update(webhooks)
+      .set({
+        ...(patch.url !== undefined ? { url: patch.url } : {}),
+        ...(patch.events !== undefined ? { events: [...new Set(patch.events)] } : {}),
+        ...(patch.active !== undefined ? { active: patch.active } : {}),
+        ...(reactivated ? { failingSince: null, disabledReason: null, failures: 0, pausedAt: null } : {}),
+      })
+      .where(eq(webhooks.id, webhookId))
+      .returning();
+    const changes: Record<string, unknown> = {};
+    if (patch.url !== undefined && patch.url !== current.url) changes.url = { from: current.url, to: patch.url };
+    if (patch.events !== undefined) changes.events = { from: current.events, to: updated!.events };
+    if (patch.active !== undefined && patch.active !== current.active) {
+      changes.active = { from: current.active, to: patch.active };
+    }
+    await recordAudit(tx, current.workspaceId, {
+      action: 'webhook.changed',
+      actorId: userId,
+      target: { kind: 'webhook', id: current.id, name: updated!.url },
+      details: changes,
+    });
+    return updated!;
+  });
+  return presentWebhook(row);
 }
 
 export async function deleteWebhook(db: Db, options: { userId: number; webhookId: number }): Promise<void> {
-  await webhookFor(db, options);
-  await db.delete(webhooks).where(eq(webhooks.id, options.webhookId));
+  const current = await webhookFor(db, options);
+  await db.transaction(async (tx) => {
+    await tx.delete(webhooks).where(eq(webhooks.id, options.webhookId));
+    await recordAudit(tx, current.workspaceId, {
+      action: 'webhook.deleted',
+      actorId: options.userId,
+      target: { kind: 'webhook', id: current.id, name: current.url },
+    });
+  });
 }
 
 /** GET webhooks/{id}/deliveries/: newest first, a page at a time (`before`: the last id seen). */

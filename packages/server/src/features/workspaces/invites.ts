@@ -22,6 +22,7 @@ import {
   type UserRow,
 } from '../auth';
 import { renderMail } from '../mail';
+import { recordAudit } from '../audit';
 import { emitWebhookEvents } from '../events';
 import { notify } from '../notifications';
 import { membershipOf, authorizeIn } from './policy';
@@ -149,6 +150,14 @@ export async function inviteUsers(ctx: AuthContext, options: InviteOptions) {
           })
           .returning()) as [InviteRow];
         if (invitee) await notify(tx, { kind: 'invited', recipients: [invitee.id], actorId: userId, workspaceId });
+        await recordAudit(tx, workspaceId, {
+          action: 'member.invited',
+          actorId: userId,
+          target: invitee
+            ? { kind: 'user', id: invitee.id, name: invitee.username }
+            : { kind: 'invite', id: row.id, name: key },
+          details: { role },
+        });
         return row;
       });
     } catch (error) {
@@ -207,10 +216,19 @@ export async function cancelInvite(
 ) {
   await authorizeIn(db, { userId, workspaceId, resource: 'workspace', action: 'invite' });
   const invite = await pendingInviteOf(db, { workspaceId, inviteId });
-  await db
-    .update(invites)
-    .set({ status: 'cancelled', respondedAt: new Date() })
-    .where(and(eq(invites.id, invite.id), eq(invites.status, 'pending')));
+  await db.transaction(async (tx) => {
+    const cancelled = await tx
+      .update(invites)
+      .set({ status: 'cancelled', respondedAt: new Date() })
+      .where(and(eq(invites.id, invite.id), eq(invites.status, 'pending')))
+      .returning({ id: invites.id });
+    if (cancelled.length === 0) return;
+    await recordAudit(tx, workspaceId, {
+      action: 'member.invite_cancelled',
+      actorId: userId,
+      target: { kind: 'invite', id: invite.id, name: invite.invitedAs },
+    });
+  });
 }
 
 const inviters = alias(users, 'inviter');
@@ -305,6 +323,12 @@ async function memberJoined(tx: Db, { workspaceId, user, role }: { workspaceId: 
   await emitWebhookEvents(tx, workspaceId, [
     { event: 'member.joined', data: { user: { id: user.id, username: user.username }, role } },
   ]);
+  await recordAudit(tx, workspaceId, {
+    action: 'member.joined',
+    actorId: user.id,
+    target: { kind: 'user', id: user.id, name: user.username },
+    details: { role },
+  });
 }
 
 /**

@@ -1,3 +1,4 @@
+// Long because a workspace's membership changes (roles, removals, ownership) each write their audit entry in their own transaction (docs/history-and-audit.md); invites live in invites.ts.
 import { and, asc, count, eq, inArray, ne, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import {
@@ -13,6 +14,7 @@ import {
 import type { TFunction } from 'i18next';
 import { schema, type Db } from '../../db';
 import { AppError } from '../../http/errors';
+import { recordAudit } from '../audit';
 import { emitWebhookEvents } from '../events';
 import { actorIn, authorizeIn } from './policy';
 import { presentMember, presentPendingInvite, presentWorkspace } from './presenter';
@@ -35,6 +37,7 @@ async function selectWorkspaces(db: Db, { userId, workspaceId }: { userId: numbe
       description: workspaces.description,
       createdAt: workspaces.createdAt,
       hoursPerDay: workspaces.hoursPerDay,
+      auditRetentionDays: workspaces.auditRetentionDays,
       role: memberships.role,
       membersCount: sql<number>`(select count(*)::int from ${memberships} m where m.workspace_id = ${workspaces.id})`,
       owner: { id: owners.id, firstName: owners.firstName, lastName: owners.lastName, username: owners.username },
@@ -102,19 +105,43 @@ export async function updateWorkspace(
     userId,
     workspaceId,
     patch,
-  }: { userId: number; workspaceId: number; patch: Partial<TWorkspaceCreate> & { hours_per_day?: number } },
+  }: {
+    userId: number;
+    workspaceId: number;
+    patch: Partial<TWorkspaceCreate> & { hours_per_day?: number; audit_retention_days?: number };
+  },
 ) {
   await authorizeIn(db, { userId, workspaceId, resource: 'workspace', action: 'update' });
   const changes = Object.fromEntries(
-    Object.entries({ name: patch.name, description: patch.description, hoursPerDay: patch.hours_per_day }).filter(
-      ([, v]) => v !== undefined,
-    ),
+    Object.entries({
+      name: patch.name,
+      description: patch.description,
+      hoursPerDay: patch.hours_per_day,
+      auditRetentionDays: patch.audit_retention_days,
+    }).filter(([, v]) => v !== undefined),
   );
   if (Object.keys(changes).length > 0) {
-    await db
-      .update(workspaces)
-      .set({ ...changes, updatedAt: new Date() })
-      .where(eq(workspaces.id, workspaceId));
+    await db.transaction(async (tx) => {
+      const [before] = await tx.select().from(workspaces).where(eq(workspaces.id, workspaceId)).for('update');
+      await tx
+        .update(workspaces)
+        .set({ ...changes, updatedAt: new Date() })
+        .where(eq(workspaces.id, workspaceId));
+      // Old → new of each setting that changed (the audit log's "settings changed", docs/history-and-audit.md).
+      const changed = Object.fromEntries(
+        Object.entries(changes)
+          .filter(([key, value]) => before?.[key as keyof typeof before] !== value)
+          .map(([key, value]) => [key, { from: before?.[key as keyof typeof before] ?? null, to: value }]),
+      );
+      if (Object.keys(changed).length > 0) {
+        await recordAudit(tx, workspaceId, {
+          action: 'workspace.settings_changed',
+          actorId: userId,
+          target: { kind: 'workspace', id: workspaceId, name: patch.name ?? before?.name ?? null },
+          details: changed,
+        });
+      }
+    });
   }
   return getWorkspace(db, { userId, workspaceId });
 }
@@ -123,6 +150,12 @@ export async function updateWorkspace(
 export async function deleteWorkspace(db: Db, { userId, workspaceId }: { userId: number; workspaceId: number }) {
   await authorizeIn(db, { userId, workspaceId, resource: 'workspace', action: 'delete' });
   await db.delete(workspaces).where(eq(workspaces.id, workspaceId));
+}
+
+/** A user's username, for the name an audit entry keeps. */
+async function usernameOf(db: Db, userId: number): Promise<string | null> {
+  const [row] = await db.select({ username: users.username }).from(users).where(eq(users.id, userId));
+  return row?.username ?? null;
 }
 
 const inviters = alias(users, 'inviter');
@@ -247,15 +280,29 @@ export async function setRoles(db: Db, options: BulkOptions & { role: TAssignabl
     const member = await actorIn(db, target, workspaceId).catch(() => undefined);
     if (member) {
       if (checkRoleChange(actor.role, member.role, role)) return false;
+      if (member.role === role) return true;
       // The condition on the old role makes a concurrent delegation win: the owner is never demoted here.
-      const updated = await db
-        .update(memberships)
-        .set({ role })
-        .where(
-          and(eq(memberships.workspaceId, workspaceId), eq(memberships.userId, target), ne(memberships.role, 'owner')),
-        )
-        .returning({ id: memberships.id });
-      return updated.length > 0;
+      return db.transaction(async (tx) => {
+        const updated = await tx
+          .update(memberships)
+          .set({ role })
+          .where(
+            and(
+              eq(memberships.workspaceId, workspaceId),
+              eq(memberships.userId, target),
+              ne(memberships.role, 'owner'),
+            ),
+          )
+          .returning({ id: memberships.id });
+        if (updated.length === 0) return false;
+        await recordAudit(tx, workspaceId, {
+          action: 'member.role_changed',
+          actorId: userId,
+          target: { kind: 'user', id: target, name: await usernameOf(tx, target) },
+          details: { from: member.role, to: role },
+        });
+        return true;
+      });
     }
     const updated = await db
       .update(invites)
@@ -283,6 +330,12 @@ async function dropMembership(
       .returning({ id: memberships.id, role: memberships.role });
     if (removed.length === 0) return false;
     const [gone] = await tx.select({ username: users.username }).from(users).where(eq(users.id, userId));
+    await recordAudit(tx, workspaceId, {
+      action: actorId === userId ? 'member.left' : 'member.removed',
+      actorId,
+      target: { kind: 'user', id: userId, name: gone?.username ?? null },
+      details: { role: removed[0]!.role },
+    });
     await emitWebhookEvents(tx, workspaceId, [
       {
         event: 'member.removed',
@@ -310,12 +363,20 @@ export async function removeUsers(db: Db, options: BulkOptions): Promise<TBulkRe
       if (checkRemoval(actor.role, member.role)) return false;
       return dropMembership(db, { workspaceId, userId: target, actorId: userId });
     }
-    const cancelled = await db
-      .update(invites)
-      .set({ status: 'cancelled', respondedAt: new Date() })
-      .where(and(eq(invites.workspaceId, workspaceId), eq(invites.userId, target), eq(invites.status, 'pending')))
-      .returning({ id: invites.id });
-    return cancelled.length > 0;
+    return db.transaction(async (tx) => {
+      const cancelled = await tx
+        .update(invites)
+        .set({ status: 'cancelled', respondedAt: new Date() })
+        .where(and(eq(invites.workspaceId, workspaceId), eq(invites.userId, target), eq(invites.status, 'pending')))
+        .returning({ id: invites.id, invitedAs: invites.invitedAs });
+      if (cancelled.length === 0) return false;
+      await recordAudit(tx, workspaceId, {
+        action: 'member.invite_cancelled',
+        actorId: userId,
+        target: { kind: 'invite', id: cancelled[0]!.id, name: cancelled[0]!.invitedAs },
+      });
+      return true;
+    });
   });
 }
 
@@ -349,6 +410,12 @@ export async function delegateOwnership(
       .returning({ id: memberships.id });
     if (promoted.length === 0) throw new AppError('conflict');
     await tx.update(workspaces).set({ ownerId: target, updatedAt: new Date() }).where(eq(workspaces.id, workspaceId));
+    await recordAudit(tx, workspaceId, {
+      action: 'workspace.ownership_moved',
+      actorId: userId,
+      target: { kind: 'user', id: target, name: await usernameOf(tx, target) },
+      details: { from: userId, to: target },
+    });
   });
   return getWorkspace(db, { userId, workspaceId });
 }

@@ -200,6 +200,27 @@ describe('live event dispatch', () => {
     expect(untouched.map(stale)).toEqual(untouched.map(() => false));
   });
 
+  it('refreshes the timelines of the unit and of the tasks a history event names, and no others', () => {
+    const touched = [
+      ['history', 'unit', 3, 'all'],
+      ['history', 'unit', 3, 'status'],
+      ['history', 'task', 50, 'all'],
+    ];
+    const untouched = [
+      ['history', 'unit', 4, 'all'],
+      ['history', 'task', 51, 'all'],
+      ['tasks', 50],
+    ];
+    seed([...touched, ...untouched]);
+    expect(parseLiveMessage({ id: '9', event: 'history', data: '{"unit":3,"tasks":[50]}' })).toEqual({
+      type: 'history',
+      data: { unit: 3, tasks: [50] },
+    });
+    dispatchLiveEvent({ type: 'history', data: { unit: 3, tasks: [50] } }, deps);
+    expect(touched.map(stale)).toEqual(touched.map(() => true));
+    expect(untouched.map(stale)).toEqual(untouched.map(() => false));
+  });
+
   it("refreshes only that pipeline's matrix for a units event, and everything for reset", () => {
     seed([
       ['units', 'matrix', { pipeline: 7 }, 0, 50],

@@ -4,6 +4,7 @@ import { ZLiveEvent, type TLiveEvent, type TMe } from '@stageline/shared';
 import { attachmentKeys } from '../../attachments';
 import { meQueryKey } from '../../auth';
 import { applyCommentEvent } from '../../comments';
+import { historyKeys } from '../../history';
 import { pipelineKeys } from '../../pipelines/crud';
 import { isWorkloadKey, projectKeys } from '../../projects';
 import { reportKeys } from '../../reports';
@@ -97,6 +98,12 @@ export function dispatchLiveEvent(event: TLiveEvent, deps: TDispatchDeps): void 
       invalidate(timeKeys.all);
       invalidate(taskKeys.detail(event.data.task));
       invalidate(reportKeys.all); // estimate vs spent
+      invalidate(historyKeys.all); // its change is in the history of the task and of its unit
+      return;
+    case 'history':
+      // Changes were written (docs/history-and-audit.md): the open timelines of the unit and its tasks.
+      invalidate(historyKeys.unit(event.data.unit));
+      for (const task of event.data.tasks) invalidate(historyKeys.task(task));
       return;
     case 'reset':
       void queryClient.invalidateQueries();

@@ -1,5 +1,5 @@
 import { Group, Tabs, Text } from '@mantine/core';
-import { IconHistory, IconInfoCircle, IconSitemap } from '@tabler/icons-react';
+import { IconHistory, IconInfoCircle, IconListDetails, IconSitemap } from '@tabler/icons-react';
 import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { paths, type TTask } from '@stageline/shared';
@@ -7,13 +7,15 @@ import { RecordView, useRecord } from '../../../shared/records';
 import { PageCard } from '../../../shared/ui/page-card';
 import { FilesPanel } from '../../attachments';
 import { CommentsPanel } from '../../comments';
+import { HistoryTimeline } from '../../history';
+import { useMembers } from '../../workspaces';
 import { useWorkspaceAbilities } from '../../projects';
 import { taskQueryOptions } from '../api';
 import { TaskContext } from '../components/task-context';
 import { TaskDetails } from '../components/task-details';
 import { TaskDiagram } from '../components/task-diagram';
 
-const tabs = ['details', 'context', 'diagram'] as const;
+const tabs = ['details', 'context', 'diagram', 'changes'] as const;
 type TTab = (typeof tabs)[number];
 
 /** `/app/tasks/{taskId}`: task details with the tabs of docs/rules.md §Web; the open tab lives in `?tab=`. */
@@ -36,6 +38,7 @@ function TaskView({ task }: { task: TTask }) {
   const { t } = useTranslation();
   const [params, setParams] = useSearchParams();
   const abilities = useWorkspaceAbilities(task.project.workspace);
+  const members = useMembers(task.project.workspace);
   const raw = params.get('tab');
   const tab: TTab = (tabs as readonly string[]).includes(raw ?? '') ? (raw as TTab) : 'details';
   const select = (value: string | null) =>
@@ -73,6 +76,9 @@ function TaskView({ task }: { task: TTask }) {
           <Tabs.Tab value="diagram" leftSection={<IconSitemap size={16} />} data-testid="task-tab-diagram">
             {t('Diagram')}
           </Tabs.Tab>
+          <Tabs.Tab value="changes" leftSection={<IconListDetails size={16} />} data-testid="task-tab-changes">
+            {t('History')}
+          </Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="details" pt="md">
           <TaskDetails task={task} />
@@ -82,6 +88,9 @@ function TaskView({ task }: { task: TTask }) {
         </Tabs.Panel>
         <Tabs.Panel value="diagram" pt="md">
           <TaskDiagram pipelineId={task.pipeline.id} stageId={task.stage.id} />
+        </Tabs.Panel>
+        <Tabs.Panel value="changes" pt="md">
+          <HistoryTimeline of={{ task: task.id }} people={new Map((members.data ?? []).map((m) => [m.id, m.name]))} />
         </Tabs.Panel>
       </Tabs>
       <FilesPanel target={{ task: task.id }} canAttach={abilities?.attach ?? false} />

@@ -13,6 +13,7 @@ import { useOpenProject, useProject, useWorkspaceAbilities } from '../../project
 import { FilesPanel } from '../../attachments';
 import { CommentsPanel } from '../../comments';
 import { UnitFields } from '../../fields';
+import { HistoryTimeline } from '../../history';
 import { TaskFlags, TaskStatusBadge } from '../../../shared/ui/task-status-badge';
 import { useMembers } from '../../workspaces';
 import type { TUnitPatch } from '../api';
@@ -126,6 +127,14 @@ function UnitView({ unit, record }: { unit: TUnit; record: TRecord<TUnit, TUnitP
           </Table.ScrollContainer>
         )}
         <UnitFields unit={unit} canEdit={abilities?.units.update ?? false} people={members.data ?? []} />
+        <HistoryTimeline
+          of={{ unit: unit.id }}
+          people={names}
+          taskLabel={(taskId) => {
+            const stage = unit.tasks.find((task) => task.id === taskId)?.stage;
+            return stage === undefined ? undefined : pipeline.data?.nodes.find((n) => n.id === stage)?.name;
+          }}
+        />
         <FilesPanel target={{ unit: unit.id }} canAttach={abilities?.attach ?? false} />
         {project.data ? <CommentsPanel target={{ unit: unit.id }} workspaceId={project.data.workspace} /> : null}
       </Stack>

@@ -7,6 +7,7 @@ import { paths, type TWorkspace } from '@stageline/shared';
 import { PageCard } from '../../../shared/ui/page-card';
 import { useCurrentUser } from '../../auth';
 import { FileTypesSection } from '../../attachments';
+import { AuditLogSection } from '../../audit';
 import { TeamsSection } from '../../teams';
 import { WebhooksSection } from '../../webhooks';
 import { useMembers } from '../members';
@@ -20,13 +21,13 @@ import { TeamSection } from '../components/settings/team-section';
 import { WorkspaceGate } from '../components/workspace-gate';
 
 /** The tabs of the workspace settings, in order, each with its URL segment (decision 205). */
-export const SettingsTabs = ['general', 'people', 'teams', 'integrations', 'danger-zone'] as const;
+export const SettingsTabs = ['general', 'people', 'teams', 'integrations', 'audit-log', 'danger-zone'] as const;
 export type TSettingsTab = (typeof SettingsTabs)[number];
 
 /**
  * Workspace settings in tabs, each with its own URL (`/app/workspaces/:id/settings/:tab`, decision
  * 205): General (the workspace's own fields), People (members, invites, the link), Teams,
- * Integrations (webhooks) and Danger zone (delegate, delete, leave). A tab shows only when my role
+ * Integrations (webhooks), Audit log (Admins and the Owner) and Danger zone (delegate, delete, leave). A tab shows only when my role
  * may do something in it (the shared permission table; the server refuses the rest anyway), and
  * `/settings` alone opens the first of mine. Each section is the component it was on the long page.
  */
@@ -76,6 +77,11 @@ function Settings({ workspace }: { workspace: TWorkspace }) {
     };
   if (abilities.manage_webhooks)
     tabs.integrations = { label: t('Integrations'), content: <WebhooksSection workspace={workspace} /> };
+  if (abilities.view_audit)
+    tabs['audit-log'] = {
+      label: t('Audit log'),
+      content: <AuditLogSection workspace={workspace} people={members.data ?? []} />,
+    };
   if (abilities.delegate || abilities.delete || abilities.leave)
     tabs['danger-zone'] = {
       label: t('Danger zone'),

@@ -1,0 +1,2 @@
+/** Reading the history of units and tasks (docs/history-and-audit.md). */
+export { recordHistoryRoutes } from './routes';
