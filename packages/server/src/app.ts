@@ -50,6 +50,7 @@ import { usersRoutes } from './features/users';
 import { searchRoutes } from './features/search';
 import { viewsRoutes } from './features/views';
 import { timeRoutes } from './features/time';
+import { scheduleRoutes } from './features/schedule';
 import { WebhookDispatcher, webhooksRoutes } from './features/webhooks';
 import { workspacesRoutes } from './features/workspaces';
 import { registerAdmission } from './http/admission';
@@ -244,6 +245,7 @@ export async function buildApp({
       await api.register(viewsRoutes, { db: database.db });
       await api.register(reportsRoutes, { db: database.db });
       await api.register(timeRoutes, { db: database.db });
+      await api.register(scheduleRoutes, { db: database.db, keys, config });
       await api.register(searchRoutes, { db: database.db });
       await api.register(notificationsRoutes, { db: database.db });
       await api.register(eventsRoutes, {
