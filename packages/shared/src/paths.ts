@@ -47,6 +47,7 @@ export const paths = {
     pipelineFlow: (projectId: Id, pipelineId: Id) => `/app/projects/${projectId}/pipelines/${pipelineId}/edit_flow`,
     units: (projectId: Id) => `/app/projects/${projectId}/units`,
     projectReports: (projectId: Id) => `/app/projects/${projectId}/reports`,
+    projectSchedule: (projectId: Id) => `/app/projects/${projectId}/schedule`,
     unitCreate: (projectId: Id) => `/app/projects/${projectId}/units/create`,
     unitCreateMultiple: (projectId: Id) => `/app/projects/${projectId}/units/create_multiple`,
     unit: (projectId: Id, unitId: Id) => `/app/projects/${projectId}/units/${unitId}`,

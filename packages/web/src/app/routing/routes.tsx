@@ -12,6 +12,7 @@ import type { recordCrumbs } from './record-crumbs';
 /** The last crumb of edit screens: a noun where the language has one ('Edit_screen'), not the button's verb. */
 const edit: TRouteHandle = { crumb: (_params, t) => ({ label: t('Edit', { context: 'screen' }) }) };
 const reports: TRouteHandle = { crumb: (_params, t) => ({ label: t('Reports') }) };
+const schedule: TRouteHandle = { crumb: (_params, t) => ({ label: t('Schedule') }) };
 
 /**
  * A record route's breadcrumb handle, loaded with the route (`record-crumbs.tsx`): the crumbs read
@@ -163,6 +164,11 @@ export const routes: RouteObject[] = [
                 path: 'reports',
                 handle: reports,
                 lazy: lazyScreen(() => import('../../features/reports/routes/reports')),
+              },
+              {
+                path: 'schedule',
+                handle: schedule,
+                lazy: lazyScreen(() => import('../../features/schedule/routes/schedule')),
               },
               { path: 'units/create', lazy: lazyScreen(() => import('../../features/units/routes/unit-create')) },
               {
