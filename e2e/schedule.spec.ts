@@ -1,5 +1,5 @@
 import { registerUser, uniqueName } from './support/accounts';
-import { call, openAs, teamWorkspace, twoInputsPipeline } from './support/api';
+import { call, oneStagePipeline, openAs, teamWorkspace, twoInputsPipeline } from './support/api';
 import { expect, snap, test } from './support/fixtures';
 
 /**
@@ -98,4 +98,30 @@ test('drag a task a week later: the unit is late, waiting on Rig, and the milest
   await expect
     .poll(async () => (await call<{ due_date: string }>(request, lead, 'GET', `tasks/${model}/`)).due_date.slice(0, 10))
     .toBe(after(3));
+});
+
+test('workload shows an artist over capacity this week', async ({ browser, baseURL, request }) => {
+  const lead = await registerUser(request, { firstName: 'Wanda' });
+  const artist = await registerUser(request, { firstName: 'Artem' });
+  const team = await teamWorkspace(request, lead, [artist], uniqueName('Workload'));
+  const flow = await oneStagePipeline(request, lead, team.project, { default_assignees: [artist.id] }, ['Shot 010']);
+  // Every day a working day (today may be a Saturday); 80 hours due today: more than a week holds.
+  await call(request, lead, 'PUT', `workspaces/${team.workspace}/calendar/`, { working_days: [1, 2, 3, 4, 5, 6, 7] });
+  await call(request, lead, 'PATCH', `tasks/${flow.tasks[0]}/`, {
+    estimate_hours: 80,
+    start_date: today,
+    due_date: `${today}T00:00:00.000Z`,
+  });
+
+  const page = await openAs(browser, baseURL, lead, team.workspace);
+  await page.goto(`/app/workspaces/${team.workspace}`);
+  await page.getByTestId('workspace-workload-open').click();
+  await expect(page).toHaveURL(new RegExp(`/app/workspaces/${team.workspace}/workload$`));
+  const cell = page.getByTestId(`workload-cell-${artist.id}-0`);
+  await expect(cell).toHaveAttribute('data-over', 'true');
+  await expect(cell).toContainText('80 / 56 h');
+  await expect(page.getByTestId(`workload-cell-${lead.id}-0`)).not.toHaveAttribute('data-over', 'true');
+  await snap(page, 'workload');
+  await page.getByTestId('workload-next').click();
+  await expect(page.getByTestId(`workload-cell-${artist.id}-0`)).not.toHaveAttribute('data-over', 'true');
 });

@@ -599,6 +599,7 @@ const table: Record<string, Entry> = {
     expect: [401, 404, 200, 200, 200, 200],
     call: (f) => ({ url: `/api/workspaces/${f.workspace}/days-off/${self(f)}/`, payload: { dates: [today] } }),
   },
+  'GET /api/workspaces/:id/workload/': { expect: [401, 404, 200, 200, 200, 200], call: ws('workload/') },
   'GET /api/projects/:id/milestones/': {
     expect: [401, 404, 200, 200, 200, 200],
     call: (f) => ({ url: `/api/projects/${f.project}/milestones/` }),

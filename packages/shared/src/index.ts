@@ -18,6 +18,7 @@ export * from './domain/permissions';
 export * from './domain/abilities';
 export * from './domain/calendar';
 export * from './domain/forecast';
+export * from './domain/workload';
 export * from './schemas/abilities';
 export * from './schemas/workspaces';
 export * from './schemas/pipelines';

@@ -30,6 +30,8 @@ export const paths = {
     workspaceSettings: (workspaceId: Id) => `/app/workspaces/${workspaceId}/settings`,
     /** One tab of the workspace settings (decision 205): general, people, teams, integrations, danger-zone. */
     workspaceSettingsTab: (workspaceId: Id, tab: string) => `/app/workspaces/${workspaceId}/settings/${tab}`,
+    /** People × weeks against capacity (docs/schedule.md, "Workload"). */
+    workspaceWorkload: (workspaceId: Id) => `/app/workspaces/${workspaceId}/workload`,
     currentWorkspace: () => '/app/workspaces/current',
     currentWorkspaceSettings: () => '/app/workspaces/current/settings',
     profile: () => '/app/profile',

@@ -145,3 +145,24 @@ export const ZCalendarFeedState = z.object({
   url: z.string().optional(),
 });
 export type TCalendarFeedState = z.infer<typeof ZCalendarFeedState>;
+
+/** GET workspaces/{id}/workload/?from=&weeks= */
+export const ZWorkloadQuery = z.object({
+  from: ZDay.optional().describe('A day of the first week (default: this week); weeks start on Monday'),
+  weeks: z.coerce.number().int().min(1).max(26).default(8).describe('How many weeks (1–26, default 8)'),
+});
+export const ZWorkload = z.object({
+  /** The Mondays of the weeks, in order. */
+  weeks: z.array(z.string()),
+  hours_per_day: z.number(),
+  people: z.array(
+    z.object({
+      id: z.number().int(),
+      name: z.string(),
+      username: z.string(),
+      /** One cell a week: estimated hours of open tasks, capacity, and the tasks counted. */
+      weeks: z.array(z.object({ hours: z.number(), capacity: z.number(), tasks: z.array(z.number().int()) })),
+    }),
+  ),
+});
+export type TWorkload = z.infer<typeof ZWorkload>;

@@ -13,6 +13,8 @@ import {
   ZProjectForecast,
   ZWorkCalendar,
   ZWorkCalendarUpdate,
+  ZWorkload,
+  ZWorkloadQuery,
 } from '@stageline/shared';
 import type { Config } from '../../config';
 import type { Db } from '../../db';
@@ -21,6 +23,7 @@ import { getCalendar, putCalendar, putDaysOff } from './calendar';
 import { feedState, renderFeed, renewFeed, revokeFeed } from './feed';
 import { projectForecast } from './forecast';
 import { createMilestone, deleteMilestone, listMilestones, updateMilestone } from './milestones';
+import { workspaceWorkload } from './workload';
 
 const bearer = [{ bearer: [] }];
 const tags = ['schedule'];
@@ -88,6 +91,32 @@ export const scheduleRoutes: FastifyPluginAsyncZod<{ db: Db; keys: TokenKeys; co
         workspaceId: request.params.id,
         personId: request.params.user,
         input: request.body,
+      }),
+  );
+
+  app.get(
+    '/workspaces/:id/workload/',
+    {
+      ...signedIn,
+      schema: {
+        tags,
+        summary: 'Every member × weeks: estimated hours of their open tasks against their capacity',
+        description:
+          `${hidden} Any member. A task's estimate is shared by its assignees and spread over their working ` +
+          'days from its start (or today) to its due date, or over as many working days as it needs; capacity ' +
+          'is the hours per day times the person’s working days that week (holidays and days off excluded).',
+        security: bearer,
+        params: ZIdParams,
+        querystring: ZWorkloadQuery,
+        response: { 200: ZWorkload },
+      },
+    },
+    async (request) =>
+      workspaceWorkload(db, {
+        userId: callerOf(request).id,
+        workspaceId: request.params.id,
+        weeks: request.query.weeks,
+        ...(request.query.from ? { from: request.query.from } : {}),
       }),
   );
 

@@ -1,6 +1,6 @@
 import ICAL from 'ical.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { TCalendarFeedState, TMilestone, TProjectForecast, TWorkCalendar } from '@stageline/shared';
+import type { TCalendarFeedState, TMilestone, TProjectForecast, TWorkCalendar, TWorkload } from '@stageline/shared';
 import { relaxedLimits } from '../../../test/accounts';
 import { buildTestApp, type TestApp } from '../../../test/helpers';
 import { buildFlow, buildUnit, ok, taskAt, type Flow } from '../../../test/units';
@@ -246,5 +246,43 @@ describe('the iCalendar feed', () => {
     expect((await member('DELETE', '/api/me/calendar-feed/')).statusCode).toBe(204);
     const revoked = await t.app.inject({ method: 'GET', url: current });
     expect([revoked.statusCode, revoked.body]).toEqual([404, unknown.body]);
+  });
+});
+
+describe('workload', () => {
+  test('people × weeks: estimated hours of open tasks against capacity, across projects', async () => {
+    // Rigging (the guest's, by the stage's defaults) is 40 h over five days from Monday of next week.
+    const monday = (() => {
+      const d = new Date(`${today}T00:00:00Z`);
+      d.setUTCDate(d.getUTCDate() + ((8 - d.getUTCDay()) % 7 || 7));
+      return d.toISOString().slice(0, 10);
+    })();
+    const friday = new Date(`${monday}T00:00:00Z`);
+    friday.setUTCDate(friday.getUTCDate() + 4);
+    await as(t, team.admin)('PUT', `/api/workspaces/${team.workspace.id}/calendar/`, { working_days: [1, 2, 3, 4, 5] });
+    ok(
+      await as(t, team.member)('PATCH', `/api/tasks/${unit.rigging}/`, {
+        estimate_hours: 48,
+        start_date: monday,
+        due_date: friday.toISOString(),
+      }),
+    );
+    const response = await as(t, team.guest)(
+      'GET',
+      `/api/workspaces/${team.workspace.id}/workload/?from=${monday}&weeks=2`,
+    );
+    expect(response.statusCode, response.body).toBe(200);
+    const workload = response.json<TWorkload>();
+    expect(workload.weeks).toHaveLength(2);
+    expect(workload.weeks[0]).toBe(monday);
+    const guest = workload.people.find((p) => p.id === team.guest.id)!;
+    expect(guest.weeks[0]).toEqual({ hours: 48, capacity: 40, tasks: [unit.rigging] }); // over capacity
+    expect(guest.weeks[1]).toMatchObject({ hours: 0, capacity: 40 });
+    expect(workload.people.find((p) => p.id === team.member.id)!.weeks[0]!.hours).toBe(0);
+    for (const bad of ['weeks=0', 'weeks=27', 'from=2026-02-30']) {
+      const refused = await as(t, team.guest)('GET', `/api/workspaces/${team.workspace.id}/workload/?${bad}`);
+      expect(refused.statusCode, bad).toBe(400);
+    }
+    expect((await as(t, team.outsider)('GET', `/api/workspaces/${team.workspace.id}/workload/`)).statusCode).toBe(404);
   });
 });

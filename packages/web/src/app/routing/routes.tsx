@@ -109,6 +109,10 @@ export const routes: RouteObject[] = [
             lazy: lazyScreen(() => import('./workspace-screen')),
           },
           {
+            path: 'workspaces/:workspaceId/workload',
+            lazy: lazyScreen(() => import('../../features/schedule/routes/workload')),
+          },
+          {
             path: 'workspaces/:workspaceId/settings',
             lazy: lazyScreen(() => import('../../features/workspaces/routes/workspace-settings')),
           },

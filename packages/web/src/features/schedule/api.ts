@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { ZProjectForecast, type TProjectForecast } from '@stageline/shared';
+import { ZProjectForecast, ZWorkload, type TProjectForecast, type TWorkload } from '@stageline/shared';
 import { api } from '../../shared/api';
 import { queryClient } from '../../shared/api/query-client';
 
@@ -10,7 +10,20 @@ import { queryClient } from '../../shared/api/query-client';
 export const scheduleKeys = {
   all: ['schedule'] as const,
   forecast: (projectId: number) => ['schedule', 'forecast', projectId] as const,
+  workload: (workspaceId: number, from: string | undefined, weeks: number) =>
+    ['schedule', 'workload', workspaceId, from ?? null, weeks] as const,
 };
+
+/** GET workspaces/{id}/workload/: people × weeks. */
+export const useWorkload = (workspaceId: number, from: string | undefined, weeks: number) =>
+  useQuery({
+    queryKey: scheduleKeys.workload(workspaceId, from, weeks),
+    queryFn: async ({ signal }): Promise<TWorkload> =>
+      ZWorkload.parse(
+        await api.get(`workspaces/${workspaceId}/workload/`, { query: { from, weeks }, signal, silent: true }),
+      ),
+    placeholderData: (previous) => previous,
+  });
 
 export const forecastQueryOptions = (projectId: number) =>
   queryOptions({
