@@ -1,3 +1,4 @@
+import ICAL from 'ical.js';
 import { registerUser, uniqueName } from './support/accounts';
 import { call, oneStagePipeline, openAs, teamWorkspace, twoInputsPipeline } from './support/api';
 import { expect, snap, test } from './support/fixtures';
@@ -124,4 +125,40 @@ test('workload shows an artist over capacity this week', async ({ browser, baseU
   await snap(page, 'workload');
   await page.getByTestId('workload-next').click();
   await expect(page.getByTestId(`workload-cell-${artist.id}-0`)).not.toHaveAttribute('data-over', 'true');
+});
+
+test('a calendar client reads the feed of the profile’s secret link; revoked, it is gone', async ({
+  browser,
+  baseURL,
+  request,
+  playwright,
+}) => {
+  const lead = await registerUser(request, { firstName: 'Olga' });
+  const team = await teamWorkspace(request, lead, [], uniqueName('Feed'));
+  const flow = await oneStagePipeline(request, lead, team.project, { default_assignees: [lead.id] }, ['Shot 070']);
+  await call(request, lead, 'PATCH', `tasks/${flow.tasks[0]}/`, { due_date: `${after(3)}T00:00:00.000Z` });
+
+  const page = await openAs(browser, baseURL, lead, team.workspace);
+  await page.goto('/app/profile');
+  const section = page.getByTestId('profile-calendar-feed-section');
+  await expect(section.getByTestId('calendar-feed-state')).toHaveText('No link yet.');
+  await section.getByTestId('calendar-feed-make').click();
+  const url = await section.getByTestId('calendar-feed-url').inputValue();
+  expect(url).toMatch(/\/api\/calendar\/[A-Za-z0-9_-]+\.ics$/);
+
+  // A calendar client: a plain fetch without the session, parsed by an iCalendar library.
+  const client = await playwright.request.newContext();
+  const feed = await client.get(url);
+  expect(feed.status()).toBe(200);
+  const events = ICAL.Component.fromString(await feed.text())
+    .getAllSubcomponents('vevent')
+    .map((vevent) => new ICAL.Event(vevent));
+  expect(events.map((event) => [event.summary, event.startDate.toString()])).toEqual([
+    ['Due: Shot 070 · Layout', after(3)],
+  ]);
+
+  await section.getByTestId('calendar-feed-revoke').click();
+  await expect(section.getByTestId('calendar-feed-state')).toHaveText('No link yet.');
+  expect((await client.get(url)).status()).toBe(404);
+  await client.dispose();
 });
