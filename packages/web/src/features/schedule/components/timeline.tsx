@@ -1,4 +1,5 @@
 import { Text, VisuallyHidden } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -17,7 +18,8 @@ import classes from './timeline.module.css';
  * select it and press the arrows (a day), Shift+arrows (its length); each change is announced.
  */
 
-const NameWidth = 240;
+/** The unit names' column: narrower on a phone, so the days stay in view. */
+const NameWidths = { wide: 240, narrow: 128 };
 const LaneHeight = 24;
 const RowPadding = 8;
 const HeaderHeight = 44;
@@ -54,6 +56,7 @@ export function Timeline({
 }) {
   const { t, i18n } = useTranslation();
   const scroller = useRef<HTMLDivElement>(null);
+  const nameWidth = useMediaQuery('(max-width: 36em)') ? NameWidths.narrow : NameWidths.wide;
   const [message, setMessage] = useState('');
   const [drag, setDrag] = useState<TDrag | null>(null);
   const announce = useCallback(
@@ -69,8 +72,8 @@ export function Timeline({
   );
   const dateOf = (day: number) => format.format(new Date(`${isoDay(day)}T00:00:00Z`));
   const days = last - first + 1;
-  const width = NameWidth + days * DayWidth;
-  const x = (day: number) => NameWidth + (day - first) * DayWidth;
+  const width = nameWidth + days * DayWidth;
+  const x = (day: number) => nameWidth + (day - first) * DayWidth;
   const today = dayOf(forecast.today);
 
   // The virtualizer re-renders this component on scroll by design; nothing here is memoized by a compiler.
@@ -158,7 +161,7 @@ export function Timeline({
       >
         <div style={{ width, height: total + HeaderHeight, position: 'relative' }}>
           <div className={classes.header} style={{ width, height: HeaderHeight }}>
-            <div className={classes.corner} style={{ width: NameWidth }}>
+            <div className={classes.corner} style={{ width: nameWidth }}>
               {t('Units')}
             </div>
             {ticks.map((day) => (
@@ -212,7 +215,7 @@ export function Timeline({
                 style={{ top: HeaderHeight + item.start, height: item.size, width }}
                 data-testid={`schedule-row-${unit.id}`}
               >
-                <div className={classes.name} style={{ width: NameWidth }}>
+                <div className={classes.name} style={{ width: nameWidth }}>
                   <Text size="sm" fw={500} truncate>
                     {unit.name}
                   </Text>
