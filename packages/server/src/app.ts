@@ -55,6 +55,7 @@ import { searchRoutes } from './features/search';
 import { viewsRoutes } from './features/views';
 import { timeRoutes } from './features/time';
 import { adminRoute } from './admin/route';
+import { scheduleRoutes } from './features/schedule';
 import { WebhookDispatcher, webhooksRoutes } from './features/webhooks';
 import { workspacesRoutes } from './features/workspaces';
 import { registerAdmission } from './http/admission';
@@ -259,6 +260,7 @@ export async function buildApp({
       await api.register(timeRoutes, { db: database.db });
       await api.register(auditLogRoutes, { db: database.db });
       await api.register(recordHistoryRoutes, { db: database.db });
+      await api.register(scheduleRoutes, { db: database.db, keys, config });
       await api.register(searchRoutes, { db: database.db });
       await api.register(notificationsRoutes, { db: database.db });
       await api.register(eventsRoutes, {

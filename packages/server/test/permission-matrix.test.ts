@@ -49,6 +49,8 @@ type Fixture = {
   timeLog: number;
   /** A custom field (text) of the project. */
   field: number;
+  /** A milestone of the project (docs/schedule.md). */
+  milestone: number;
 };
 type Call = { url: string; payload?: object | Buffer; headers?: Record<string, string> };
 /** `stream`: the answer never ends (server-sent events): only its status is read. */
@@ -617,6 +619,43 @@ const table: Record<string, Entry> = {
     expect: [401, 404, 403, 200, 200, 200],
     call: (f) => ({ url: `/api/tasks/${f.tasks.todo}/timer/start/` }),
   },
+  // Schedule (docs/schedule.md): everyone reads the calendar, milestones and forecast; Members manage
+  // milestones; Admins the calendar; each person their own days off (anyone's for Admins); the feed is
+  // one's own, and its URL is the secret (an unknown token: a bare 404 for anyone).
+  'GET /api/workspaces/:id/calendar/': { expect: [401, 404, 200, 200, 200, 200], call: ws('calendar/') },
+  'PUT /api/workspaces/:id/calendar/': {
+    expect: [401, 404, 403, 403, 200, 200],
+    call: ws('calendar/', () => ({ working_days: [1, 2, 3, 4, 5] })),
+  },
+  'PUT /api/workspaces/:id/days-off/:user/': {
+    expect: [401, 404, 200, 200, 200, 200],
+    call: (f) => ({ url: `/api/workspaces/${f.workspace}/days-off/${self(f)}/`, payload: { dates: [today] } }),
+  },
+  'GET /api/workspaces/:id/workload/': { expect: [401, 404, 200, 200, 200, 200], call: ws('workload/') },
+  'GET /api/projects/:id/milestones/': {
+    expect: [401, 404, 200, 200, 200, 200],
+    call: (f) => ({ url: `/api/projects/${f.project}/milestones/` }),
+  },
+  'POST /api/projects/:id/milestones/': {
+    expect: [401, 404, 403, 201, 201, 201],
+    call: (f) => ({ url: `/api/projects/${f.project}/milestones/`, payload: { name: 'Cut', date: today } }),
+  },
+  'PATCH /api/milestones/:id/': {
+    expect: [401, 404, 403, 200, 200, 200],
+    call: (f) => ({ url: `/api/milestones/${f.milestone}/`, payload: { name: 'Moved' } }),
+  },
+  'DELETE /api/milestones/:id/': {
+    expect: [401, 404, 403, 204, 204, 204],
+    call: (f) => ({ url: `/api/milestones/${f.milestone}/` }),
+  },
+  'GET /api/projects/:id/forecast/': {
+    expect: [401, 404, 200, 200, 200, 200],
+    call: (f) => ({ url: `/api/projects/${f.project}/forecast/` }),
+  },
+  'GET /api/me/calendar-feed/': { expect: signedIn(200), call: at('/api/me/calendar-feed/') },
+  'POST /api/me/calendar-feed/': { expect: signedIn(201), call: at('/api/me/calendar-feed/') },
+  'DELETE /api/me/calendar-feed/': { expect: signedIn(204), call: at('/api/me/calendar-feed/') },
+  'GET /api/calendar/:token.ics': { expect: publicAll(404), call: at('/api/calendar/not-a-feed-token-00000000.ics') },
   'POST /api/stages/bulk_update/': {
     expect: [401, 404, 403, 200, 200, 200],
     call: (f) => ({
@@ -820,6 +859,10 @@ describe('permission matrix', () => {
       })
       .onConflictDoNothing()
       .returning({ id: schema.timeLogs.id });
+    const [milestone] = await db
+      .insert(schema.milestones)
+      .values({ projectId: project.id, name: 'Matrix', date: today })
+      .returning({ id: schema.milestones.id });
     return {
       workspace: workspace.id,
       caller: byCaller[caller],
@@ -829,6 +872,7 @@ describe('permission matrix', () => {
       project: project.id,
       pipeline: { ...pipeline, stage },
       unit: units[0]!.id,
+      milestone: milestone!.id,
       tasks: { todo: todo!.id, inProgress: inProgress!.id, review: review!.id, queue: queue!.id, remind: remind!.id },
       team: team!.id,
       comment: comment!.id,

@@ -30,6 +30,8 @@ export const paths = {
     workspaceSettings: (workspaceId: Id) => `/app/workspaces/${workspaceId}/settings`,
     /** One tab of the workspace settings (decision 205): general, people, teams, integrations, audit-log, danger-zone. */
     workspaceSettingsTab: (workspaceId: Id, tab: string) => `/app/workspaces/${workspaceId}/settings/${tab}`,
+    /** People × weeks against capacity (docs/schedule.md, "Workload"). */
+    workspaceWorkload: (workspaceId: Id) => `/app/workspaces/${workspaceId}/workload`,
     currentWorkspace: () => '/app/workspaces/current',
     currentWorkspaceSettings: () => '/app/workspaces/current/settings',
     profile: () => '/app/profile',
@@ -49,6 +51,7 @@ export const paths = {
     projectReports: (projectId: Id) => `/app/projects/${projectId}/reports`,
     /** A project's custom fields (docs/custom-fields.md). */
     projectFields: (projectId: Id) => `/app/projects/${projectId}/fields`,
+    projectSchedule: (projectId: Id) => `/app/projects/${projectId}/schedule`,
     unitCreate: (projectId: Id) => `/app/projects/${projectId}/units/create`,
     unitCreateMultiple: (projectId: Id) => `/app/projects/${projectId}/units/create_multiple`,
     unit: (projectId: Id, unitId: Id) => `/app/projects/${projectId}/units/${unitId}`,

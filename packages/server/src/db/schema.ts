@@ -400,6 +400,11 @@ export const workspaces = pgTable(
     hoursPerDay: hours('hours_per_day').notNull().default(TimeLimits.hoursPerDay.default),
     /** Days the audit log keeps its entries (docs/history-and-audit.md). */
     auditRetentionDays: integer('audit_retention_days').notNull().default(AuditLimits.retentionDays.default),
+    /** ISO weekdays (1 Monday … 7 Sunday) that are working days (docs/schedule.md, "Calendar"). */
+    workingDays: integer('working_days')
+      .array()
+      .notNull()
+      .default(sql`'{1,2,3,4,5}'::integer[]`),
     ...timestamps,
   },
   (t) => [
@@ -407,6 +412,10 @@ export const workspaces = pgTable(
     check(
       'workspaces_audit_retention_check',
       sql`${t.auditRetentionDays} between ${sql.raw(String(AuditLimits.retentionDays.min))} and ${sql.raw(String(AuditLimits.retentionDays.max))}`,
+    ),
+    check(
+      'workspaces_working_days_check',
+      sql`cardinality(${t.workingDays}) between 1 and 7 and ${t.workingDays} <@ '{1,2,3,4,5,6,7}'::integer[]`,
     ),
     check(
       'workspaces_hours_per_day_check',
@@ -600,6 +609,8 @@ export const stages = pgTable(
     enforceReview: boolean('enforce_review').notNull().default(false),
     /** The estimate each new task of the stage starts with (docs/time.md). */
     defaultEstimateHours: hours('default_estimate_hours'),
+    /** "Starts when its inputs are done, lasts N working days" (docs/schedule.md), or null. */
+    defaultDurationDays: integer('default_duration_days'),
     ...timestamps,
   },
   (t) => [
@@ -615,6 +626,7 @@ export const stages = pgTable(
     check('stages_due_one_kind_check', sql`${t.defaultDueDays} is null or ${t.defaultDueDate} is null`),
     check('stages_required_approvals_check', sql`${t.requiredApprovals} is null or ${t.requiredApprovals} >= 1`),
     check('stages_default_estimate_check', sql`${t.defaultEstimateHours} is null or ${t.defaultEstimateHours} > 0`),
+    check('stages_default_duration_check', sql`${t.defaultDurationDays} is null or ${t.defaultDurationDays} >= 0`),
   ],
 );
 
@@ -706,7 +718,10 @@ export const fieldDefinitions = pgTable(
     kind: varchar('kind', { length: 16 }).$type<TFieldKind>().notNull(),
     appliesTo: varchar('applies_to', { length: 8 }).$type<TFieldTarget>().notNull().default('unit'),
     /** Stages whose tasks have the field (task fields); empty: all. */
-    stageIds: integer('stage_ids').array().notNull().default(sql`'{}'::int[]`),
+    stageIds: integer('stage_ids')
+      .array()
+      .notNull()
+      .default(sql`'{}'::int[]`),
     required: boolean('required').notNull().default(false),
     defaultValue: jsonb('default_value').$type<TFieldValue>(),
     unit: varchar('unit', { length: FieldLimits.unit.max }).notNull().default(''),
@@ -752,6 +767,8 @@ export const tasks = pgTable(
     remindedAt: at('reminded_at'),
     /** Hours the task is expected to take, or null; its stage's default when made (docs/time.md). */
     estimateHours: hours('estimate_hours'),
+    /** The planned start (a calendar day), or null: the forecast then starts it after its inputs (docs/schedule.md). */
+    startDate: date('start_date', { mode: 'string' }),
     ...timestamps,
   },
   (t) => [
@@ -1210,4 +1227,77 @@ export const recordHistory = pgTable(
       .on(t.taskId, t.id)
       .where(sql`${t.taskId} is not null`),
   ],
+);
+
+/** Days off for everyone in a workspace (docs/schedule.md, "Calendar"). */
+export const holidays = pgTable(
+  'holidays',
+  {
+    workspaceId: integer('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    date: date('date', { mode: 'string' }).notNull(),
+    name: varchar('name', { length: Limits.name.max }).notNull().default(''),
+  },
+  (t) => [primaryKey({ columns: [t.workspaceId, t.date] })],
+);
+
+/** A person's own days off in a workspace (docs/schedule.md, "Calendar"). */
+export const daysOff = pgTable(
+  'days_off',
+  {
+    workspaceId: integer('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    date: date('date', { mode: 'string' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.workspaceId, t.userId, t.date] }), index('days_off_user_id_idx').on(t.userId)],
+);
+
+/** A date a project must meet, optionally for a set of its units (docs/schedule.md, "Milestones"). */
+export const milestones = pgTable(
+  'milestones',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    projectId: integer('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    name: varchar('name', { length: Limits.name.max }).notNull(),
+    date: date('date', { mode: 'string' }).notNull(),
+    ...timestamps,
+  },
+  (t) => [index('milestones_project_id_date_idx').on(t.projectId, t.date)],
+);
+
+/** The units a milestone names; none: every unit of its project. */
+export const milestoneUnits = pgTable(
+  'milestone_units',
+  {
+    milestoneId: integer('milestone_id')
+      .notNull()
+      .references(() => milestones.id, { onDelete: 'cascade' }),
+    unitId: integer('unit_id')
+      .notNull()
+      .references(() => units.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.milestoneId, t.unitId] }), index('milestone_units_unit_id_idx').on(t.unitId)],
+);
+
+/**
+ * A person's iCalendar feed (docs/schedule.md, "Calendar feed"): one secret URL each, kept as the
+ * SHA-256 of its token, so the database never holds a working link; deleting the row revokes it.
+ */
+export const calendarFeeds = pgTable(
+  'calendar_feeds',
+  {
+    userId: integer('user_id')
+      .primaryKey()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    tokenHash: varchar('token_hash', { length: 128 }).notNull(),
+    createdAt: at('created_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('calendar_feeds_token_hash_key').on(t.tokenHash)],
 );

@@ -52,6 +52,11 @@ const expected: Record<string, TRole[]> = {
   'field.manage': ['admin', 'owner'],
   'audit.view': ['admin', 'owner'],
   'history.view': ['guest', 'member', 'admin', 'owner'],
+  // docs/schedule.md: milestones for Members and above; the calendar and others' days off for Admins.
+  'milestone.view': ['guest', 'member', 'admin', 'owner'],
+  'milestone.manage': ['member', 'admin', 'owner'],
+  'calendar.view': ['guest', 'member', 'admin', 'owner'],
+  'calendar.manage': ['admin', 'owner'],
 };
 
 describe('the permission table', () => {

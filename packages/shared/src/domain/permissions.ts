@@ -68,6 +68,13 @@ export const Permissions = {
    * Admins define, change and archive them. Values are set with the unit's or task's `update`.
    */
   field: { view: 'guest', manage: 'admin' },
+  /**
+   * The schedule (docs/schedule.md): everyone sees milestones and the forecast, Members and above
+   * make and change milestones; the workspace's working days and holidays, and anyone's days off,
+   * are for Admins (each person sets their own days off whatever their role).
+   */
+  milestone: { view: 'guest', manage: 'member' },
+  calendar: { view: 'guest', manage: 'admin' },
 } as const satisfies Record<string, Record<string, TRole>>;
 
 export type TResource = keyof typeof Permissions;

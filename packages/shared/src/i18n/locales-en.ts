@@ -28,6 +28,7 @@ import enWorkspaces from './locales/en/workspaces.json';
 import enWorkspacesWeb from './locales/en/workspaces-web.json';
 import enTime from './locales/en/time.json';
 import enFields from './locales/en/fields.json';
+import enSchedule from './locales/en/schedule.json';
 
 /**
  * Translations shared by the server (error messages, e-mails) and the web app. Keys are the English
@@ -65,4 +66,5 @@ export const en: Record<string, string> = {
   ...enWorkspacesWeb,
   ...enTime,
   ...enFields,
+  ...enSchedule,
 };

@@ -28,6 +28,7 @@ import ruWorkspaces from './locales/ru/workspaces.json';
 import ruWorkspacesWeb from './locales/ru/workspaces-web.json';
 import ruTime from './locales/ru/time.json';
 import ruFields from './locales/ru/fields.json';
+import ruSchedule from './locales/ru/schedule.json';
 
 /** The Russian translations (see locales-en.ts); the web app loads them only for a Russian reader. */
 export const ru: Record<string, string> = {
@@ -61,4 +62,5 @@ export const ru: Record<string, string> = {
   ...ruWorkspacesWeb,
   ...ruTime,
   ...ruFields,
+  ...ruSchedule,
 };

@@ -80,6 +80,11 @@ export const ZStageSettings = z.object({
    * in the type only: the server always sends it.
    */
   default_estimate_hours: ZEstimate.nullable().optional(),
+  /**
+   * "Starts when its inputs are done, lasts N working days" (docs/schedule.md): the forecast's
+   * duration of a task without its own dates or estimate. Optional in the type only.
+   */
+  default_duration_days: z.number().int().min(0).max(3650).nullable().optional(),
 });
 export type TStageSettings = z.infer<typeof ZStageSettings>;
 /** PATCH stages/{id}/ and the bulk form: any subset. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ZEstimate } from './time-core';
+import { ZReportDay } from './reports';
 import { HistoryActions, IterationOutcomes, ReviewModes, TaskStatuses } from '../domain/tasks';
 import { ZTaskAbilities } from './abilities';
 import { ZRole } from './workspaces';
@@ -229,6 +230,8 @@ export const ZTask = z.object({
   estimate_hours: z.number().nullable().optional(),
   /** Hours logged on the task by everyone. Optional in the type only. */
   spent_hours: z.number().optional(),
+  /** The planned start, YYYY-MM-DD, or null (docs/schedule.md). Optional in the type only. */
+  start_date: z.string().nullable().optional(),
   iteration: z
     .object({
       number: z.number().int(),
@@ -267,6 +270,8 @@ export const ZTaskPatch = z
     use_stage_defaults: z.boolean(),
     /** Hours in quarter-hour steps, or null for none (docs/time.md). */
     estimate_hours: ZEstimate.nullable(),
+    /** The planned start, YYYY-MM-DD (no later than the due date), or null (docs/schedule.md). */
+    start_date: ZReportDay.nullable(),
   })
   .extend(ZTaskTeamsPatch.shape)
   .partial();

@@ -35,6 +35,7 @@ export function presentNode(row: StageRow, people: People): TPipelineNode {
     default_due_days: row.defaultDueDays,
     default_due_date: row.defaultDueDate,
     default_estimate_hours: row.defaultEstimateHours,
+    default_duration_days: row.defaultDurationDays,
   };
 }
 

@@ -23,6 +23,7 @@ export function settingsColumns(patch: TStagePatch) {
     defaultDueDays: patch.default_due_days,
     defaultDueDate: patch.default_due_date,
     defaultEstimateHours: patch.default_estimate_hours,
+    defaultDurationDays: patch.default_duration_days,
   };
   if (patch.default_due_days != null) columns.defaultDueDate = null;
   if (patch.default_due_date != null) columns.defaultDueDays = null;

@@ -4,6 +4,7 @@ import {
   canSkipReview,
   RemindIntervalMs,
   ReviewRuleMessages,
+  ScheduleMessages,
   type TTask,
   type TTaskAction,
   type ZTaskPatch,
@@ -293,8 +294,8 @@ export async function patchTask(
       { field: 'assignee_teams', ids: patch.assignee_teams },
       { field: 'reviewer_teams', ids: patch.reviewer_teams },
     ]);
-    const { status, estimate_hours: estimate, ...change } = patch;
-    if (estimate !== undefined || Object.values(change).some((v) => v !== undefined))
+    const { status, estimate_hours: estimate, start_date: start, ...change } = patch;
+    if (estimate !== undefined || start !== undefined || Object.values(change).some((v) => v !== undefined))
       authorizeTaskAction(actor, 'update', current(task));
     if (status !== undefined) authorizeTaskAction(actor, 'set_status', current(task));
     // Skipping review (docs/review-rules.md): on a stage that enforces it, only Admins set Done by
@@ -318,6 +319,21 @@ export async function patchTask(
       const old = task.row.estimateHours ?? null;
       if (old !== estimate) history.push({ ...at, field: 'estimate', old, new: estimate });
     }
+    // The planned start (docs/schedule.md) is the task's own, like the estimate; never after the due date.
+    if (start !== undefined) {
+      await tx.update(tasks).set({ startDate: start, updatedAt: now }).where(eq(tasks.id, task.row.id));
+      edited = true;
+    }
+    const datesChanged =
+      start !== undefined || change.due_date !== undefined || change.use_stage_defaults !== undefined;
+    const [dates] = datesChanged
+      ? await tx
+          .select({ start: tasks.startDate, due: tasks.effectiveDue })
+          .from(tasks)
+          .where(eq(tasks.id, task.row.id))
+      : [];
+    if (dates?.start && dates.due && dates.start > dates.due.toISOString().slice(0, 10))
+      throw new FieldError({ [start !== undefined ? 'start_date' : 'due_date']: [ScheduleMessages.startAfterDue] });
     const selfReviewer = !wasReviewer && task.people.reviewers.includes(userId);
     if (!skip && selfReviewer && (wasAssignee || task.assignees.includes(userId)))
       throw enforced(ReviewRuleMessages.enforcedSelfReviewer);

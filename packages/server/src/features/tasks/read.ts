@@ -243,6 +243,7 @@ type TaskDetailRow = TaskRow &
       created_at: string;
     }[];
     estimateHours: number | null;
+    startDate: string | null;
     spentHours: number;
     users: { id: number; username: string; firstName: string; lastName: string }[];
   };
@@ -261,7 +262,7 @@ export function taskDetail(userId: number, taskId: number): SQL {
             'to', h.to_status, 'iteration', h.iteration, 'actor', h.actor_id, 'comment', h.comment,
             'log_date', h.log_date, 'log_hours', h.log_hours::float8, 'created_at', h.created_at) order by h.created_at, h.id), '[]')
           from task_history h where h.task_id = tk.id) as "history",
-        tk.estimate_hours::float8 as "estimateHours",
+        tk.estimate_hours::float8 as "estimateHours", tk.start_date::text as "startDate",
         (select coalesce(sum(tl.hours), 0)::float8 from time_logs tl where tl.task_id = tk.id) as "spentHours",
         (select coalesce(json_agg(json_build_object('id', us.id, 'username', us.username,
             'firstName', us.first_name, 'lastName', us.last_name)), '[]')
@@ -341,6 +342,7 @@ export async function loadTask(db: Db, { userId, taskId }: { userId: number; tas
     },
     predecessors,
     estimate_hours: row.estimateHours,
+    start_date: row.startDate,
     spent_hours: row.spentHours,
     history: row.history.map(({ log_date, log_hours, ...h }) => ({
       ...h,

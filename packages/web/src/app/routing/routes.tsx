@@ -12,6 +12,7 @@ import type { recordCrumbs } from './record-crumbs';
 /** The last crumb of edit screens: a noun where the language has one ('Edit_screen'), not the button's verb. */
 const edit: TRouteHandle = { crumb: (_params, t) => ({ label: t('Edit', { context: 'screen' }) }) };
 const reports: TRouteHandle = { crumb: (_params, t) => ({ label: t('Reports') }) };
+const schedule: TRouteHandle = { crumb: (_params, t) => ({ label: t('Schedule') }) };
 
 /**
  * A record route's breadcrumb handle, loaded with the route (`record-crumbs.tsx`): the crumbs read
@@ -108,6 +109,10 @@ export const routes: RouteObject[] = [
             lazy: lazyScreen(() => import('./workspace-screen')),
           },
           {
+            path: 'workspaces/:workspaceId/workload',
+            lazy: lazyScreen(() => import('../../features/schedule/routes/workload')),
+          },
+          {
             path: 'workspaces/:workspaceId/settings',
             lazy: lazyScreen(() => import('../../features/workspaces/routes/workspace-settings')),
           },
@@ -164,6 +169,11 @@ export const routes: RouteObject[] = [
                 path: 'reports',
                 handle: reports,
                 lazy: lazyScreen(() => import('../../features/reports/routes/reports')),
+              },
+              {
+                path: 'schedule',
+                handle: schedule,
+                lazy: lazyScreen(() => import('../../features/schedule/routes/schedule')),
               },
               { path: 'units/create', lazy: lazyScreen(() => import('../../features/units/routes/unit-create')) },
               {

@@ -8,6 +8,7 @@ import { historyKeys } from '../../history';
 import { pipelineKeys } from '../../pipelines/crud';
 import { isWorkloadKey, projectKeys } from '../../projects';
 import { reportKeys } from '../../reports';
+import { scheduleKeys } from '../../schedule';
 import { taskKeys } from '../../tasks';
 import { timeKeys } from '../../time';
 import { taskChanged, unitKeys } from '../../units';
@@ -73,6 +74,7 @@ export function dispatchLiveEvent(event: TLiveEvent, deps: TDispatchDeps): void 
       void queryClient.invalidateQueries({ predicate: (query) => isWorkloadKey(query.queryKey) });
       // Reports (decision 188): the event does not name the project either.
       invalidate(reportKeys.all);
+      invalidate(scheduleKeys.all); // the forecast (docs/schedule.md)
       return;
     case 'units':
       void queryClient.invalidateQueries({
@@ -87,6 +89,7 @@ export function dispatchLiveEvent(event: TLiveEvent, deps: TDispatchDeps): void 
       invalidate(pipelineKeys.lists());
       invalidate(projectKeys.detail(event.data.project));
       invalidate(reportKeys.all); // the burn-up's scope
+      invalidate(scheduleKeys.all);
       return;
     case 'files':
       invalidate(attachmentKeys.all);

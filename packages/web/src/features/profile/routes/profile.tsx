@@ -12,6 +12,7 @@ import { LanguageSection, PersonalSection } from '../components/personal-section
 import { SessionsSection } from '../components/sessions-section';
 import { TimeZoneSection } from '../components/time-zone-section';
 import { TwoFactorSection } from '../components/two-factor-section';
+import { CalendarFeedSection } from '../../schedule';
 
 /** `/app/profile` (docs/rules.md §Web): who you are, how you sign in, what we tell you, where you are signed in. */
 export default function ProfileScreen() {
@@ -31,6 +32,7 @@ export default function ProfileScreen() {
         <TwoFactorSection user={user} />
         <LinkedAccountsSection user={user} />
         <NotificationsSection user={user} />
+        <CalendarFeedSection />
         <SessionsSection />
         <ApiTokensSection />
       </Stack>

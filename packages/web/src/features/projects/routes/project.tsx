@@ -1,5 +1,5 @@
 import { Badge, Button, Group, List, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { IconChartBar, IconEdit, IconForms, IconGitBranch, IconListDetails } from '@tabler/icons-react';
+import { IconChartBar, IconEdit, IconForms, IconGitBranch, IconListDetails, IconTimeline } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -58,6 +58,15 @@ function Overview({
             data-testid="project-reports-open"
           >
             {t('Reports')}
+          </Button>
+          <Button
+            component={Link}
+            to={paths.app.projectSchedule(project.id)}
+            variant="default"
+            leftSection={<IconTimeline size={16} />}
+            data-testid="project-schedule-open"
+          >
+            {t('Schedule')}
           </Button>
           <Button
             component={Link}

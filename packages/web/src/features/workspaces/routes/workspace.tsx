@@ -1,5 +1,5 @@
 import { Button, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { IconSettings } from '@tabler/icons-react';
+import { IconSettings, IconUsers } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -31,17 +31,28 @@ function Overview({ workspace, projects }: { workspace: TWorkspace; projects: (w
     <PageCard
       title={workspace.name}
       actions={
-        manages ? (
+        <>
           <Button
             component={Link}
-            to={paths.app.workspaceSettings(workspace.id)}
+            to={paths.app.workspaceWorkload(workspace.id)}
             variant="default"
-            leftSection={<IconSettings size={16} />}
-            data-testid="workspace-settings-open"
+            leftSection={<IconUsers size={16} />}
+            data-testid="workspace-workload-open"
           >
-            {t('Settings')}
+            {t('Workload')}
           </Button>
-        ) : null
+          {manages ? (
+            <Button
+              component={Link}
+              to={paths.app.workspaceSettings(workspace.id)}
+              variant="default"
+              leftSection={<IconSettings size={16} />}
+              data-testid="workspace-settings-open"
+            >
+              {t('Settings')}
+            </Button>
+          ) : null}
+        </>
       }
     >
       <Stack gap="lg">
