@@ -42,6 +42,7 @@ import { oauthRoutes } from './features/oauth';
 import { pipelinesRoutes } from './features/pipelines';
 import { projectsRoutes } from './features/projects';
 import { reportsRoutes } from './features/reports';
+import { clientReviewRoutes, reviewSessionsRoutes, type ClientLimits } from './features/review-sessions';
 import { systemRoutes } from './features/system';
 import { tasksRoutes } from './features/tasks';
 import { teamsRoutes } from './features/teams';
@@ -76,6 +77,8 @@ export type AppOptions = {
   logger?: FastifyServerOptions['logger'] | FastifyBaseLogger;
   /** Rate limits of the sign-in calls; tests lower or raise them. */
   authLimits?: Partial<AuthLimits>;
+  /** Rate limits of client review links per address; tests raise them. */
+  clientLimits?: ClientLimits;
   /** Waits between webhook tries (tests shorten them); the dispatcher's defaults otherwise. */
   webhookBackoffSeconds?: number[];
   /** How long a webhook try waits for an answer (10 s; tests shorten it). */
@@ -115,6 +118,7 @@ export async function buildApp({
   jobsStartGate,
   webhookBackoffSeconds,
   webhookTimeoutMs,
+  clientLimits,
 }: AppOptions) {
   const app = Fastify({
     ...(logger && typeof logger === 'object' && 'child' in logger ? { loggerInstance: logger } : { logger }),
@@ -244,6 +248,8 @@ export async function buildApp({
       await api.register(viewsRoutes, { db: database.db });
       await api.register(reportsRoutes, { db: database.db });
       await api.register(timeRoutes, { db: database.db });
+      await api.register(reviewSessionsRoutes, { ctx: files });
+      await api.register(clientReviewRoutes, { ctx: files, ...(clientLimits ? { limits: clientLimits } : {}) });
       await api.register(searchRoutes, { db: database.db });
       await api.register(notificationsRoutes, { db: database.db });
       await api.register(eventsRoutes, {

@@ -31,5 +31,6 @@ export * from './schemas/views';
 export * from './schemas/search';
 export * from './schemas/csv';
 export * from './schemas/reports';
+export * from './schemas/review-sessions';
 export * from './csv-guard';
 export * from './schemas/time-core';

@@ -25,6 +25,7 @@ import enTeams from './locales/en/teams.json';
 import enWorkspaces from './locales/en/workspaces.json';
 import enWorkspacesWeb from './locales/en/workspaces-web.json';
 import enTime from './locales/en/time.json';
+import enReviewSessions from './locales/en/review-sessions.json';
 
 /**
  * Translations shared by the server (error messages, e-mails) and the web app. Keys are the English
@@ -59,4 +60,5 @@ export const en: Record<string, string> = {
   ...enWorkspaces,
   ...enWorkspacesWeb,
   ...enTime,
+  ...enReviewSessions,
 };

@@ -25,6 +25,7 @@ import ruTeams from './locales/ru/teams.json';
 import ruWorkspaces from './locales/ru/workspaces.json';
 import ruWorkspacesWeb from './locales/ru/workspaces-web.json';
 import ruTime from './locales/ru/time.json';
+import ruReviewSessions from './locales/ru/review-sessions.json';
 
 /** The Russian translations (see locales-en.ts); the web app loads them only for a Russian reader. */
 export const ru: Record<string, string> = {
@@ -55,4 +56,5 @@ export const ru: Record<string, string> = {
   ...ruWorkspaces,
   ...ruWorkspacesWeb,
   ...ruTime,
+  ...ruReviewSessions,
 };

@@ -25,6 +25,8 @@ export const ZWorkspacePatch = ZWorkspaceCreate.partial().extend({
       message: EstimateMessages.quarterHours,
     })
     .optional(),
+  /** Members may share review sessions with clients (docs/review-sessions.md); Admins. */
+  members_share_reviews: z.boolean().optional(),
 });
 export type TWorkspaceCreate = z.infer<typeof ZWorkspaceCreate>;
 
@@ -39,6 +41,8 @@ export const ZWorkspace = z.object({
   members_count: z.number().int(),
   /** Hours in a working day (default 8). Optional in the type only: the server always sends it. */
   hours_per_day: z.number().optional(),
+  /** Members may share review sessions with clients. Optional in the type only: the server always sends it. */
+  members_share_reviews: z.boolean().optional(),
   created_at: z.string(),
 });
 export type TWorkspace = z.infer<typeof ZWorkspace>;

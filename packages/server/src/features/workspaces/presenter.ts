@@ -16,6 +16,7 @@ export type WorkspaceRow = {
   role: TRole;
   membersCount: number;
   hoursPerDay: number;
+  membersShareReviews: boolean;
   owner: { id: number; firstName: string; lastName: string; username: string };
 };
 
@@ -30,6 +31,7 @@ export function presentWorkspace(row: WorkspaceRow): TWorkspace {
     abilities: workspaceAbilities(row.role),
     members_count: row.membersCount,
     hours_per_day: row.hoursPerDay,
+    members_share_reviews: row.membersShareReviews,
     created_at: row.createdAt.toISOString(),
   };
 }

@@ -35,6 +35,7 @@ async function selectWorkspaces(db: Db, { userId, workspaceId }: { userId: numbe
       description: workspaces.description,
       createdAt: workspaces.createdAt,
       hoursPerDay: workspaces.hoursPerDay,
+      membersShareReviews: workspaces.membersShareReviews,
       role: memberships.role,
       membersCount: sql<number>`(select count(*)::int from ${memberships} m where m.workspace_id = ${workspaces.id})`,
       owner: { id: owners.id, firstName: owners.firstName, lastName: owners.lastName, username: owners.username },
@@ -102,11 +103,16 @@ export async function updateWorkspace(
     userId,
     workspaceId,
     patch,
-  }: { userId: number; workspaceId: number; patch: Partial<TWorkspaceCreate> & { hours_per_day?: number } },
+  }: { userId: number; workspaceId: number; patch: Partial<TWorkspaceCreate> & { hours_per_day?: number; members_share_reviews?: boolean } },
 ) {
   await authorizeIn(db, { userId, workspaceId, resource: 'workspace', action: 'update' });
   const changes = Object.fromEntries(
-    Object.entries({ name: patch.name, description: patch.description, hoursPerDay: patch.hours_per_day }).filter(
+    Object.entries({
+      name: patch.name,
+      description: patch.description,
+      hoursPerDay: patch.hours_per_day,
+      membersShareReviews: patch.members_share_reviews,
+    }).filter(
       ([, v]) => v !== undefined,
     ),
   );
