@@ -1,5 +1,5 @@
 import { Badge, Button, Group, List, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { IconChartBar, IconEdit, IconGitBranch, IconListDetails } from '@tabler/icons-react';
+import { IconChartBar, IconPlayerPlay, IconEdit, IconGitBranch, IconListDetails } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -50,6 +50,15 @@ function Overview({
       title={<span data-testid="project-name">{project.name}</span>}
       actions={
         <>
+          <Button
+            component={Link}
+            to={paths.app.reviewSessions(project.id)}
+            variant="default"
+            leftSection={<IconPlayerPlay size={16} />}
+            data-testid="project-reviews-open"
+          >
+            {t('Review sessions')}
+          </Button>
           <Button
             component={Link}
             to={paths.app.projectReports(project.id)}

@@ -9,6 +9,7 @@ import { FilesPanel } from '../../attachments';
 import { CommentsPanel } from '../../comments';
 import { useWorkspaceAbilities } from '../../projects';
 import { taskQueryOptions } from '../api';
+import { TaskClientFeedback } from '../components/client-feedback';
 import { TaskContext } from '../components/task-context';
 import { TaskDetails } from '../components/task-details';
 import { TaskDiagram } from '../components/task-diagram';
@@ -84,6 +85,7 @@ function TaskView({ task }: { task: TTask }) {
           <TaskDiagram pipelineId={task.pipeline.id} stageId={task.stage.id} />
         </Tabs.Panel>
       </Tabs>
+      <TaskClientFeedback taskId={task.id} />
       <FilesPanel target={{ task: task.id }} canAttach={abilities?.attach ?? false} />
       <CommentsPanel target={{ task: task.id }} workspaceId={task.project.workspace} />
     </PageCard>
