@@ -225,7 +225,7 @@ function ClientSession({
               {t('Round {{round}}', { round: item.round })} · {Math.min(current, count - 1) + 1} / {count}
             </Text>
           </Group>
-          <ReviewPlayer key={item.id} files={item.files} videoRef={videoRef} />
+          <ReviewPlayer key={`player-${item.id}`} files={item.files} videoRef={videoRef} />
           {session.may_comment || session.may_decide ? (
             <Stack gap="xs">
               <TextInput

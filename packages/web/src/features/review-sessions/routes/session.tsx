@@ -107,9 +107,9 @@ function SessionView({ session }: { session: TReviewSession }) {
                   {index + 1} / {count}
                 </Text>
               </Group>
-              <ReviewPlayer key={item.id} files={item.files} videoRef={videoRef} />
+              <ReviewPlayer key={`player-${item.id}`} files={item.files} videoRef={videoRef} />
               <DecisionBar
-                key={item.id}
+                key={`decision-${item.id}`}
                 session={session}
                 item={item}
                 onDecided={(after, left) => {
@@ -118,7 +118,11 @@ function SessionView({ session }: { session: TReviewSession }) {
                 }}
               />
               <ClientFeedbackList feedback={item.client_feedback} />
-              <CommentsPanel key={item.task.id} target={{ task: item.task.id }} workspaceId={session.workspace} />
+              <CommentsPanel
+                key={`comments-${item.task.id}`}
+                target={{ task: item.task.id }}
+                workspaceId={session.workspace}
+              />
               {next ? <Preload files={next.files} /> : null}
             </Stack>
           </Grid.Col>
