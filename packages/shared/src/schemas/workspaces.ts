@@ -29,6 +29,7 @@ export const ZWorkspacePatch = ZWorkspaceCreate.partial().extend({
   members_share_reviews: z.boolean().optional(),
 });
 export type TWorkspaceCreate = z.infer<typeof ZWorkspaceCreate>;
+export type TWorkspacePatch = z.infer<typeof ZWorkspacePatch>;
 
 /** A workspace as its member sees it: `role` is the caller's, `abilities` what that role may do in it. */
 export const ZWorkspace = z.object({

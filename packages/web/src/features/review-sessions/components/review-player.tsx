@@ -121,8 +121,8 @@ export function Preload({ files }: { files: TPlayable[] }) {
 
 /** Is the key event typed into a field (where ←, →, Space and `,` `.` belong to the text)? */
 function typing(event: KeyboardEvent): boolean {
-  const target = event.target as HTMLElement | null;
-  if (!target) return false;
+  const target = event.target;
+  if (!(target instanceof HTMLElement)) return false;
   return (
     target.isContentEditable ||
     ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName) ||
