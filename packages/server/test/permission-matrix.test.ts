@@ -525,6 +525,22 @@ const table: Record<string, Entry> = {
     expect: [401, 404, 403, 403, 200, 200],
     call: (f) => ({ url: `/api/review_links/${f.review.link}/revoke/` }),
   },
+  // Drawings go with a comment: its author draws (the member wrote the fixture's comment).
+  'POST /api/drawings/': {
+    expect: [401, 404, 403, 201, 403, 403],
+    call: (f) => ({
+      url: '/api/drawings/',
+      payload: {
+        comment: f.comment,
+        file: f.attachment,
+        shapes: [{ tool: 'rect', from: [0.1, 0.1], to: [0.5, 0.5], color: '#ff0000', width: 2 }],
+      },
+    }),
+  },
+  'GET /api/drawings/': {
+    expect: [401, 404, 200, 200, 200, 200],
+    call: (f) => ({ url: `/api/drawings/?task=${f.tasks.review}` }),
+  },
   'GET /api/tasks/:id/client_feedback/': {
     expect: [401, 404, 200, 200, 200, 200],
     call: (f) => ({ url: `/api/tasks/${f.tasks.review}/client_feedback/` }),

@@ -1193,3 +1193,30 @@ export const clientFeedback = pgTable(
     check('client_feedback_kind_check', oneOf(t.kind, ClientFeedbackKinds)),
   ],
 );
+
+/**
+ * Vector shapes drawn over a file at a time (video) or on an image, with a comment
+ * (docs/review-sessions.md). Normalised coordinates; the PNG of it is a file of the comment.
+ */
+export const drawings = pgTable(
+  'drawings',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    workspaceId: integer('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    commentId: integer('comment_id')
+      .notNull()
+      .references(() => comments.id, { onDelete: 'cascade' }),
+    attachmentId: integer('attachment_id')
+      .notNull()
+      .references(() => attachments.id, { onDelete: 'cascade' }),
+    round: integer('round'),
+    timeSeconds: doublePrecision('time_seconds'),
+    frame: integer('frame'),
+    shapes: jsonb('shapes').notNull(),
+    authorId: integer('author_id').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: at('created_at').notNull().defaultNow(),
+  },
+  (t) => [index('drawings_comment_idx').on(t.commentId), index('drawings_attachment_idx').on(t.attachmentId)],
+);

@@ -244,3 +244,72 @@ export const ZClientFeedbackCreate = z
     path: ['text'],
   });
 export type TClientFeedbackCreate = z.input<typeof ZClientFeedbackCreate>;
+
+/* Drawings on frames (docs/review-sessions.md): vector shapes over a file at a time, with a comment. */
+
+export const DrawingLimits = {
+  shapes: 200,
+  /** Points of every pen stroke of one drawing together. */
+  points: 10_000,
+  text: 200,
+  width: { min: 1, max: 20 },
+  /** Seconds into a video a drawing may be at (a day). */
+  time: 86_400,
+} as const;
+
+export const DrawingTools = ['pen', 'arrow', 'rect', 'ellipse', 'text'] as const;
+export type TDrawingTool = (typeof DrawingTools)[number];
+
+export const DrawingMessages = {
+  tooManyPoints: 'A drawing may have at most 10000 points.',
+  wrongFile: 'Draw on a file of the comment’s task.',
+  notYourComment: 'You can draw only on your own comments.',
+} as const;
+
+/** A point in the file's own proportions: 0–1 across and down, so a drawing fits any display size. */
+const ZPoint = z.tuple([z.number().min(0).max(1), z.number().min(0).max(1)]);
+const ZStyle = {
+  color: z.string().regex(/^#[0-9a-fA-F]{6}$/),
+  width: z.number().min(DrawingLimits.width.min).max(DrawingLimits.width.max),
+};
+export const ZDrawingShape = z.discriminatedUnion('tool', [
+  z.object({ tool: z.literal('pen'), points: z.array(ZPoint).min(1).max(DrawingLimits.points), ...ZStyle }),
+  z.object({ tool: z.enum(['arrow', 'rect', 'ellipse']), from: ZPoint, to: ZPoint, ...ZStyle }),
+  z.object({ tool: z.literal('text'), at: ZPoint, text: z.string().trim().min(1).max(DrawingLimits.text), ...ZStyle }),
+]);
+export type TDrawingShape = z.infer<typeof ZDrawingShape>;
+
+/** Points of a drawing's shapes together: a pen stroke counts its points, any other shape 2. */
+export const drawingPoints = (shapes: readonly TDrawingShape[]) =>
+  shapes.reduce((sum, shape) => sum + (shape.tool === 'pen' ? shape.points.length : 2), 0);
+
+const ZShapes = z
+  .array(ZDrawingShape)
+  .min(1)
+  .max(DrawingLimits.shapes)
+  .refine((shapes) => drawingPoints(shapes) <= DrawingLimits.points, { message: DrawingMessages.tooManyPoints });
+
+/** POST drawings/: shapes on a file of the comment's task, at a time of a video (seconds) or on an image. */
+export const ZDrawingCreate = z.object({
+  comment: ZId,
+  file: ZId,
+  time: z.number().min(0).max(DrawingLimits.time).nullable().default(null),
+  shapes: ZShapes,
+});
+export type TDrawingCreate = z.input<typeof ZDrawingCreate>;
+
+export const ZDrawing = z.object({
+  id: z.number().int(),
+  comment: z.number().int(),
+  file: z.number().int(),
+  round: z.number().int().nullable(),
+  time: z.number().nullable(),
+  /** The frame at `time` for a 24 fps video (docs/review-sessions.md), null on an image. */
+  frame: z.number().int().nullable(),
+  shapes: z.array(ZDrawingShape),
+  author: z.object({ id: z.number().int(), name: z.string() }).nullable(),
+  created_at: z.string(),
+});
+export type TDrawing = z.infer<typeof ZDrawing>;
+export const ZDrawingList = z.object({ results: z.array(ZDrawing) });
+export const ZDrawingListQuery = z.object({ task: ZId });

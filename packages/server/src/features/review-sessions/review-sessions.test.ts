@@ -422,3 +422,66 @@ describe('client links', () => {
     expect(failures).toEqual([]);
   });
 });
+
+describe('drawings on frames', () => {
+  test('the comment’s author draws on a frame of the task’s file; bad drawings store nothing', async () => {
+    const task = s.lighting[0]!;
+    const [file] = (await as(t, s.team.member)('GET', `/api/attachments/?task=${task}`)).json<{
+      results: { id: number; round: number }[];
+    }>().results;
+    const comment = await as(t, s.team.admin)('POST', '/api/comments/', { task, text: 'See the sky' });
+    expect(comment.statusCode, comment.body).toBe(201);
+    const commentId = comment.json<{ id: number }>().id;
+    const shapes = [
+      {
+        tool: 'pen',
+        points: [
+          [0.1, 0.1],
+          [0.2, 0.25],
+          [0.3, 0.2],
+        ],
+        color: '#ff3366',
+        width: 3,
+      },
+      { tool: 'arrow', from: [0.5, 0.5], to: [0.7, 0.4], color: '#00aaff', width: 2 },
+      { tool: 'ellipse', from: [0.1, 0.6], to: [0.3, 0.9], color: '#ffcc00', width: 2 },
+      { tool: 'text', at: [0.6, 0.8], text: 'warmer', color: '#ffffff', width: 1 },
+    ];
+    const draw = (user: Team['admin'], body: object) => as(t, user)('POST', '/api/drawings/', body);
+    const made = await draw(s.team.admin, { comment: commentId, file: file!.id, time: 0.5, shapes });
+    expect(made.statusCode, made.body).toBe(201);
+    expect(made.json()).toMatchObject({ comment: commentId, file: file!.id, round: file!.round, time: 0.5, frame: 12 });
+    const listed = await as(t, s.team.guest)('GET', `/api/drawings/?task=${task}`);
+    expect(listed.json<{ results: { shapes: unknown[] }[] }>().results[0]!.shapes).toEqual(shapes);
+    expect((await as(t, s.team.outsider)('GET', `/api/drawings/?task=${task}`)).statusCode).toBe(404);
+
+    const count = async () => (await t.database.db.select().from(schema.drawings)).length;
+    const before = await count();
+    expect((await draw(s.team.guest, { comment: commentId, file: file!.id, shapes })).statusCode).toBe(403);
+    const otherFile = (await as(t, s.team.member)('GET', `/api/attachments/?task=${s.lighting[1]}`)).json<{
+      results: { id: number }[];
+    }>().results[0]!;
+    const wrong = await draw(s.team.admin, { comment: commentId, file: otherFile.id, shapes });
+    expect(wrong.json<Record<string, string[]>>().file).toEqual(['Draw on a file of the comment’s task.']);
+    const huge = Array.from({ length: 100_000 }, (_, i) => [(i % 1000) / 1000, 0.5]);
+    const tooMany = await draw(s.team.admin, {
+      comment: commentId,
+      file: file!.id,
+      shapes: [{ tool: 'pen', points: huge, color: '#ff0000', width: 2 }],
+    });
+    expect(tooMany.statusCode).toBe(400);
+    expect(JSON.stringify(tooMany.json())).toMatch(/10000/);
+    for (const bad of [
+      [{ tool: 'laser', from: [0, 0], to: [1, 1], color: '#ff0000', width: 2 }],
+      [{ tool: 'rect', from: [0, 0], to: [2, 1], color: '#ff0000', width: 2 }],
+      [{ tool: 'rect', from: [0, 0], to: [1, 1], color: 'red', width: 2 }],
+      [{ tool: 'text', at: [0, 0], text: ' ', color: '#ff0000', width: 2 }],
+      [],
+      'shapes',
+    ]) {
+      const refused = await draw(s.team.admin, { comment: commentId, file: file!.id, shapes: bad });
+      expect(refused.statusCode, JSON.stringify(bad)).toBe(400);
+    }
+    expect(await count()).toBe(before);
+  });
+});

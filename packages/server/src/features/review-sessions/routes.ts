@@ -2,6 +2,10 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   ZClientFeedbackList,
+  ZDrawing,
+  ZDrawingCreate,
+  ZDrawingList,
+  ZDrawingListQuery,
   ZId,
   ZIdParams,
   ZReviewDecision,
@@ -18,6 +22,7 @@ import {
 } from '@stageline/shared';
 import type { FilesContext } from '../attachments';
 import { callerOf } from '../auth';
+import { createDrawing, listDrawings } from './drawings';
 import { createLink, listLinks, revokeLink } from './links';
 import {
   addItems,
@@ -254,5 +259,41 @@ export const reviewSessionsRoutes: FastifyPluginAsyncZod<{ ctx: FilesContext }> 
       },
     },
     async (request) => taskFeedback(db, { userId: callerOf(request).id, taskId: request.params.id }),
+  );
+
+  app.post(
+    '/drawings/',
+    {
+      ...signedIn,
+      // A drawing of many strokes is larger than the usual 1 MB; the schema's own limits answer first.
+      bodyLimit: 4 * 1024 * 1024,
+      schema: {
+        tags,
+        summary: 'Draw on a file of the comment’s task: vector shapes at a time of a video, or on an image',
+        description:
+          'The comment’s author only (403). Coordinates are 0–1 of the file’s width and height; at most 200 shapes and 10,000 points (400 naming `shapes`). A file of another task: 400 naming `file`. The round is the file’s; `frame` is the time at 24 fps. The PNG of the drawing is attached to the comment as a file (POST attachments/).',
+        security: bearer,
+        body: ZDrawingCreate,
+        response: { 201: ZDrawing },
+      },
+    },
+    async (request, reply) =>
+      reply.status(201).send(await createDrawing(db, { userId: callerOf(request).id, input: request.body })),
+  );
+
+  app.get(
+    '/drawings/',
+    {
+      ...signedIn,
+      schema: {
+        tags,
+        summary: 'The drawings of a task’s comments, oldest first',
+        description: 'A task outside the caller’s workspaces answers 404.',
+        security: bearer,
+        querystring: ZDrawingListQuery,
+        response: { 200: ZDrawingList },
+      },
+    },
+    async (request) => listDrawings(db, { userId: callerOf(request).id, taskId: request.query.task }),
   );
 };
