@@ -1,6 +1,8 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
 import {
+  ZDrawing,
+  ZDrawingList,
   ZPipeline,
   ZPipelineSummary,
   ZReviewLinkCreated,
@@ -9,6 +11,7 @@ import {
   ZReviewSessionList,
   ZReviewLink,
   ZTask,
+  type TDrawingCreate,
   type TReviewDecision,
   type TReviewLinkCreate,
   type TReviewSessionCreate,
@@ -16,6 +19,8 @@ import {
 } from '@stageline/shared';
 import { api } from '../../shared/api';
 import { queryClient } from '../../shared/api/query-client';
+import { attachmentKeys } from '../attachments';
+import { commentKeys } from '../comments';
 
 /**
  * Review sessions as the team uses them (docs/review-sessions.md): one owner of `['review-sessions', …]`.
@@ -27,6 +32,7 @@ export const reviewKeys = {
   detail: (id: number) => ['review-sessions', 'detail', id] as const,
   links: (id: number) => ['review-sessions', 'links', id] as const,
   stages: (project: number) => ['review-sessions', 'stages', project] as const,
+  drawings: (task: number) => ['review-sessions', 'drawings', task] as const,
 };
 
 export const sessionQueryOptions = (id: number) =>
@@ -114,3 +120,43 @@ export const useProjectStages = (project: number) =>
       );
     },
   });
+
+/** GET drawings/?task=: the drawings of the task's comments. */
+export const useDrawings = (task: number | undefined) =>
+  useQuery({
+    enabled: task !== undefined,
+    queryKey: reviewKeys.drawings(task ?? 0),
+    queryFn: async ({ signal }) =>
+      ZDrawingList.parse(await api.get('drawings/', { query: { task: task! }, signal, silent: true })).results,
+  });
+
+/**
+ * A drawing with its comment (docs/review-sessions.md): the comment first (the drawing goes with it),
+ * then the shapes, then the PNG of frame and shapes as a file of the comment.
+ */
+export async function sendDrawing({
+  task,
+  text,
+  drawing,
+  png,
+}: {
+  task: number;
+  text: string;
+  drawing: Omit<TDrawingCreate, 'comment'>;
+  png: Blob | null;
+}) {
+  const comment = z.object({ id: z.number() }).parse(await api.post('comments/', { task, text }));
+  const saved = ZDrawing.parse(await api.post('drawings/', { ...drawing, comment: comment.id }));
+  if (png)
+    await api.upload(
+      'attachments/',
+      { file: new File([png], 'drawing.png', { type: 'image/png' }) },
+      { comment: String(comment.id) },
+    );
+  await Promise.all([
+    queryClient.invalidateQueries({ queryKey: reviewKeys.drawings(task) }),
+    queryClient.invalidateQueries({ queryKey: commentKeys.all }),
+    queryClient.invalidateQueries({ queryKey: attachmentKeys.all }),
+  ]);
+  return saved;
+}

@@ -1,6 +1,6 @@
 import { Anchor, Button, Center, Group, SegmentedControl, Select, Stack, Switch, Text } from '@mantine/core';
 import { IconFileTypePdf, IconDownload } from '@tabler/icons-react';
-import { useEffect, useState, type RefObject } from 'react';
+import { useEffect, useState, type ReactNode, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TAttachmentPreview } from '@stageline/shared';
 
@@ -19,12 +19,24 @@ const speeds = ['0.25', '0.5', '1', '1.5', '2'];
 export function ReviewPlayer({
   files,
   videoRef,
+  imageRef,
+  overlay,
+  index: shown,
+  onIndex,
 }: {
   files: TPlayable[];
   videoRef: RefObject<HTMLVideoElement | null>;
+  imageRef?: RefObject<HTMLImageElement | null>;
+  /** Drawn over the image or video, in its box (the drawing layer). */
+  overlay?: ReactNode;
+  /** The file shown, when the caller keeps it (to draw on it); else the player does. */
+  index?: number;
+  onIndex?: (index: number) => void;
 }) {
   const { t } = useTranslation();
-  const [index, setIndex] = useState(0);
+  const [own, setOwn] = useState(0);
+  const index = shown ?? own;
+  const setIndex = onIndex ?? setOwn;
   const [loop, setLoop] = useState(true);
   const [speed, setSpeed] = useState('1');
   useEffect(() => {
@@ -51,23 +63,30 @@ export function ReviewPlayer({
         style={{ background: 'var(--mantine-color-dark-8)', borderRadius: 8, minHeight: 240, overflow: 'hidden' }}
       >
         {file.preview === 'image' ? (
-          <img
-            src={file.content_url}
-            alt={file.name}
-            style={{ maxWidth: '100%', maxHeight: '60vh', display: 'block' }}
-            data-testid="review-image"
-          />
+          <div style={{ position: 'relative', display: 'inline-block', lineHeight: 0 }}>
+            <img
+              ref={imageRef}
+              src={file.content_url}
+              alt={file.name}
+              style={{ maxWidth: '100%', maxHeight: '60vh', display: 'block' }}
+              data-testid="review-image"
+            />
+            {overlay}
+          </div>
         ) : file.preview === 'video' ? (
-          <video
-            ref={videoRef}
-            key={file.id}
-            src={file.content_url}
-            controls
-            loop={loop}
-            preload="auto"
-            style={{ maxWidth: '100%', maxHeight: '60vh', display: 'block' }}
-            data-testid="review-video"
-          />
+          <div style={{ position: 'relative', display: 'inline-block', lineHeight: 0 }}>
+            <video
+              ref={videoRef}
+              key={file.id}
+              src={file.content_url}
+              controls
+              loop={loop}
+              preload="auto"
+              style={{ maxWidth: '100%', maxHeight: '60vh', display: 'block' }}
+              data-testid="review-video"
+            />
+            {overlay}
+          </div>
         ) : (
           <Stack align="center" p="xl" gap="xs">
             {file.preview === 'pdf' ? <IconFileTypePdf size={48} /> : <IconDownload size={48} />}

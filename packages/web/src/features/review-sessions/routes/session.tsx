@@ -8,8 +8,10 @@ import { RecordView, useRecord } from '../../../shared/records';
 import { PageCard } from '../../../shared/ui/page-card';
 import { CommentsPanel } from '../../comments';
 import { ClientFeedbackList } from '../../tasks';
-import { sessionQueryOptions, removeItem, updateSession } from '../api';
+import { sessionQueryOptions, removeItem, updateSession, useDrawings } from '../api';
 import { DecisionBar } from '../components/decision-bar';
+import { DrawPanel, noDrawing, type TDrawState } from '../components/draw-panel';
+import { DrawingLayer } from '../components/drawing-layer';
 import { ItemList } from '../components/item-list';
 import { Preload, ReviewPlayer, usePlayerKeys } from '../components/review-player';
 import { SharePanel } from '../components/share-panel';
@@ -44,8 +46,19 @@ function SessionView({ session }: { session: TReviewSession }) {
   const item = session.items[index];
   const next = session.items[index + 1];
 
-  const previous = useCallback(() => setCurrent((i) => Math.max(0, i - 1)), []);
-  const forward = useCallback(() => setCurrent((i) => Math.min(count - 1, i + 1)), [count]);
+  const imageRef = useRef<HTMLImageElement | null>(null);
+  const [fileIndex, setFileIndex] = useState(0);
+  const [draw, setDraw] = useState<TDrawState>(noDrawing);
+  const drawings = useDrawings(item?.task.id);
+  /** Another item: its first file, nothing being drawn. */
+  const go = useCallback((to: (i: number) => number) => {
+    setCurrent(to);
+    setFileIndex(0);
+    setDraw(noDrawing);
+  }, []);
+  const previous = useCallback(() => go((i) => Math.max(0, i - 1)), [go]);
+  const forward = useCallback(() => go((i) => Math.min(count - 1, i + 1)), [go, count]);
+  const file = item?.files[Math.min(fileIndex, item.files.length - 1)];
   usePlayerKeys(videoRef, { previous, next: forward });
 
   const manage = session.abilities.update;
@@ -89,7 +102,7 @@ function SessionView({ session }: { session: TReviewSession }) {
             <ItemList
               items={session.items}
               current={index}
-              onSelect={setCurrent}
+              onSelect={(i) => go(() => i)}
               onMove={manage ? move : undefined}
               onRemove={manage ? (gone) => void removeItem(session.id, gone.id) : undefined}
             />
@@ -107,14 +120,45 @@ function SessionView({ session }: { session: TReviewSession }) {
                   {index + 1} / {count}
                 </Text>
               </Group>
-              <ReviewPlayer key={`player-${item.id}`} files={item.files} videoRef={videoRef} />
+              <ReviewPlayer
+                key={`player-${item.id}`}
+                files={item.files}
+                videoRef={videoRef}
+                imageRef={imageRef}
+                index={fileIndex}
+                onIndex={(i) => {
+                  setFileIndex(i);
+                  setDraw(noDrawing);
+                }}
+                overlay={
+                  <DrawingLayer
+                    shapes={draw.tool ? draw.shapes : (draw.viewing?.shapes ?? [])}
+                    tool={draw.tool}
+                    color={draw.color}
+                    width={3}
+                    text={draw.text}
+                    onAdd={(shape) => setDraw((d) => ({ ...d, shapes: [...d.shapes, shape] }))}
+                  />
+                }
+              />
+              {file ? (
+                <DrawPanel
+                  key={`draw-${item.id}`}
+                  task={item.task.id}
+                  file={file}
+                  media={() => (file.preview === 'video' ? videoRef.current : imageRef.current)}
+                  state={draw}
+                  onChange={setDraw}
+                  saved={drawings.data ?? []}
+                />
+              ) : null}
               <DecisionBar
                 key={`decision-${item.id}`}
                 session={session}
                 item={item}
                 onDecided={(after, left) => {
                   if (!left) return;
-                  setCurrent(Math.min(index, after.items.length - 1));
+                  go(() => Math.min(index, after.items.length - 1));
                 }}
               />
               <ClientFeedbackList feedback={item.client_feedback} />
