@@ -71,6 +71,26 @@ test('a supervisor reviews a stage as a session and shares it; a client decides 
   await page.getByTestId('review-accept').click();
   await expect(items).toHaveCount(2);
   await expect(page.getByTestId('review-current-title')).toHaveText('Shot 020 · Lighting');
+  // A drawing on the current image goes with a comment, with its PNG as the comment's file.
+  await page.getByTestId('draw-toggle').click();
+  const layer = page.getByTestId('drawing-layer');
+  const box = (await layer.boundingBox())!;
+  await page.mouse.move(box.x + box.width * 0.2, box.y + box.height * 0.3);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width * 0.5, box.y + box.height * 0.6, { steps: 5 });
+  await page.mouse.up();
+  await expect(layer).toHaveAttribute('data-shapes', '1');
+  await page.getByTestId('draw-note').fill('Softer key light here');
+  await page.getByTestId('draw-send').click();
+  await expect(page.getByTestId('drawing-saved')).toHaveCount(1);
+  await expect(page.getByText('Softer key light here')).toBeVisible();
+  const files = await call<{ results: { name: string; comment: number | null }[] }>(
+    request,
+    lead,
+    'GET',
+    `attachments/?task=${flow.tasks[1]}`,
+  );
+  expect(files.results.filter((f) => f.comment !== null).map((f) => f.name)).toEqual(['drawing.png']);
   await snap(page, 'review-session');
 
   // Share it with a client: may comment and decide.
