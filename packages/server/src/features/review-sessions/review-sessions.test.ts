@@ -1,3 +1,4 @@
+// One file for the feature's HTTP journeys (sessions, decisions, links, clients, drawings): they share one built scene, which is most of its time.
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import type {
