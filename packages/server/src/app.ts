@@ -46,6 +46,7 @@ import { pipelinesRoutes } from './features/pipelines';
 import { recordHistoryRoutes } from './features/record-history';
 import { projectsRoutes } from './features/projects';
 import { reportsRoutes } from './features/reports';
+import { clientReviewRoutes, reviewSessionsRoutes, type ClientLimits } from './features/review-sessions';
 import { systemRoutes } from './features/system';
 import { tasksRoutes } from './features/tasks';
 import { teamsRoutes } from './features/teams';
@@ -82,6 +83,8 @@ export type AppOptions = {
   logger?: FastifyServerOptions['logger'] | FastifyBaseLogger;
   /** Rate limits of the sign-in calls; tests lower or raise them. */
   authLimits?: Partial<AuthLimits>;
+  /** Rate limits of client review links per address; tests raise them. */
+  clientLimits?: ClientLimits;
   /** Waits between webhook tries (tests shorten them); the dispatcher's defaults otherwise. */
   webhookBackoffSeconds?: number[];
   /** How long a webhook try waits for an answer (10 s; tests shorten it). */
@@ -127,6 +130,7 @@ export async function buildApp({
   webhookBackoffSeconds,
   webhookTimeoutMs,
   adminSecret,
+  clientLimits,
 }: AppOptions) {
   const app = Fastify({
     ...(logger && typeof logger === 'object' && 'child' in logger ? { loggerInstance: logger } : { logger }),
@@ -261,6 +265,8 @@ export async function buildApp({
       await api.register(auditLogRoutes, { db: database.db });
       await api.register(recordHistoryRoutes, { db: database.db });
       await api.register(scheduleRoutes, { db: database.db, keys, config });
+      await api.register(reviewSessionsRoutes, { ctx: files });
+      await api.register(clientReviewRoutes, { ctx: files, ...(clientLimits ? { limits: clientLimits } : {}) });
       await api.register(searchRoutes, { db: database.db });
       await api.register(notificationsRoutes, { db: database.db });
       await api.register(eventsRoutes, {

@@ -125,6 +125,8 @@ export type TestAppOptions = {
   webhookBackoffSeconds?: number[];
   /** How long a webhook try waits for an answer. */
   webhookTimeoutMs?: number;
+  /** Rate limits of client review links per address. */
+  clientLimits?: AppOptions['clientLimits'];
 };
 
 export type TestApp = {
@@ -151,6 +153,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
       onRoute: options.onRoute,
       webhookBackoffSeconds: options.webhookBackoffSeconds,
       webhookTimeoutMs: options.webhookTimeoutMs,
+      clientLimits: options.clientLimits,
     });
     return {
       app,

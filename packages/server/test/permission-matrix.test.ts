@@ -51,6 +51,8 @@ type Fixture = {
   field: number;
   /** A milestone of the project (docs/schedule.md). */
   milestone: number;
+  /** A review session of the project holding the review task (`item`), and a client link of it. */
+  review: { session: number; item: number; link: number; token: string };
 };
 type Call = { url: string; payload?: object | Buffer; headers?: Record<string, string> };
 /** `stream`: the answer never ends (server-sent events): only its status is read. */
@@ -502,6 +504,103 @@ const table: Record<string, Entry> = {
     expect: [401, 404, 200, 200, 200, 200],
     call: (f) => ({ url: `/api/tasks/${f.tasks.review}/reject/`, payload: { comment: 'Again' } }),
   },
+  // Review sessions (docs/review-sessions.md): Guests play them and decide where they review; Members
+  // build and change them; Admins share them with clients (Members where the workspace allows).
+  'POST /api/review_sessions/': {
+    expect: [401, 404, 403, 201, 201, 201],
+    call: (f) => ({
+      url: '/api/review_sessions/',
+      payload: { project: f.project, name: 'Dailies', source: { kind: 'tasks', tasks: [f.tasks.review] } },
+    }),
+  },
+  'GET /api/review_sessions/': {
+    expect: [401, 404, 200, 200, 200, 200],
+    call: (f) => ({ url: `/api/review_sessions/?project=${f.project}` }),
+  },
+  'GET /api/review_sessions/:id/': {
+    expect: [401, 404, 200, 200, 200, 200],
+    call: (f) => ({ url: `/api/review_sessions/${f.review.session}/` }),
+  },
+  'PATCH /api/review_sessions/:id/': {
+    expect: [401, 404, 403, 200, 200, 200],
+    call: (f) => ({ url: `/api/review_sessions/${f.review.session}/`, payload: { name: 'Renamed' } }),
+  },
+  'DELETE /api/review_sessions/:id/': {
+    expect: [401, 404, 403, 204, 204, 204],
+    call: (f) => ({ url: `/api/review_sessions/${f.review.session}/` }),
+  },
+  'POST /api/review_sessions/:id/items/': {
+    expect: [401, 404, 403, 200, 200, 200],
+    call: (f) => ({
+      url: `/api/review_sessions/${f.review.session}/items/`,
+      payload: { source: { kind: 'tasks', tasks: [f.tasks.todo] } },
+    }),
+  },
+  'DELETE /api/review_sessions/:id/items/:item/': {
+    expect: [401, 404, 403, 200, 200, 200],
+    call: (f) => ({ url: `/api/review_sessions/${f.review.session}/items/${f.review.item}/` }),
+  },
+  'POST /api/review_sessions/:id/items/:item/decide/': {
+    expect: [401, 404, 200, 200, 200, 200],
+    call: (f) => ({
+      url: `/api/review_sessions/${f.review.session}/items/${f.review.item}/decide/`,
+      payload: { verdict: 'accept' },
+    }),
+  },
+  'POST /api/review_sessions/:id/links/': {
+    expect: [401, 404, 403, 403, 201, 201],
+    call: (f) => ({ url: `/api/review_sessions/${f.review.session}/links/`, payload: { may_decide: true } }),
+  },
+  'GET /api/review_sessions/:id/links/': {
+    expect: [401, 404, 403, 403, 200, 200],
+    call: (f) => ({ url: `/api/review_sessions/${f.review.session}/links/` }),
+  },
+  'POST /api/review_links/:id/revoke/': {
+    expect: [401, 404, 403, 403, 200, 200],
+    call: (f) => ({ url: `/api/review_links/${f.review.link}/revoke/` }),
+  },
+  // Drawings go with a comment: its author draws (the member wrote the fixture's comment).
+  'POST /api/drawings/': {
+    expect: [401, 404, 403, 201, 403, 403],
+    call: (f) => ({
+      url: '/api/drawings/',
+      payload: {
+        comment: f.comment,
+        file: f.attachment,
+        shapes: [{ tool: 'rect', from: [0.1, 0.1], to: [0.5, 0.5], color: '#ff0000', width: 2 }],
+      },
+    }),
+  },
+  'GET /api/drawings/': {
+    expect: [401, 404, 200, 200, 200, 200],
+    call: (f) => ({ url: `/api/drawings/?task=${f.tasks.review}` }),
+  },
+  'GET /api/tasks/:id/client_feedback/': {
+    expect: [401, 404, 200, 200, 200, 200],
+    call: (f) => ({ url: `/api/tasks/${f.tasks.review}/client_feedback/` }),
+  },
+  // A client link's own routes: no account; the token opens it, and the other calls need the access
+  // token that opening answers (review-sessions.test.ts), so a bearer of any role gets 401 there.
+  'GET /api/client/:token/': { expect: publicAll(200), call: (f) => ({ url: `/api/client/${f.review.token}/` }) },
+  'POST /api/client/:token/open/': {
+    expect: publicAll(200),
+    call: (f) => ({ url: `/api/client/${f.review.token}/open/`, payload: {} }),
+  },
+  'GET /api/client/:token/session/': {
+    expect: publicAll(401),
+    call: (f) => ({ url: `/api/client/${f.review.token}/session/` }),
+  },
+  'GET /api/client/:token/files/:file/content/': {
+    expect: publicAll(401),
+    call: (f) => ({ url: `/api/client/${f.review.token}/files/${f.attachment}/content/` }),
+  },
+  'POST /api/client/:token/items/:item/feedback/': {
+    expect: publicAll(401),
+    call: (f) => ({
+      url: `/api/client/${f.review.token}/items/${f.review.item}/feedback/`,
+      payload: { name: 'Client', kind: 'approve' },
+    }),
+  },
   // Comments: every member reads and writes; the author edits; the author or an Admin deletes.
   'POST /api/comments/': {
     expect: [401, 404, 201, 201, 201, 201],
@@ -863,6 +962,21 @@ describe('permission matrix', () => {
       .insert(schema.milestones)
       .values({ projectId: project.id, name: 'Matrix', date: today })
       .returning({ id: schema.milestones.id });
+    const [reviewSession] = await db
+      .insert(schema.reviewSessions)
+      .values({ workspaceId: workspace.id, projectId: project.id, name: 'Dailies', authorId: users.member.id })
+      .returning({ id: schema.reviewSessions.id });
+    const [reviewItem] = await db
+      .insert(schema.reviewSessionItems)
+      .values({ sessionId: reviewSession!.id, taskId: review!.id, position: 1 })
+      .returning({ id: schema.reviewSessionItems.id });
+    const shared = await t.app.inject({
+      method: 'POST',
+      url: `/api/review_sessions/${reviewSession!.id}/links/`,
+      payload: { may_decide: true },
+      headers: users.owner.headers,
+    });
+    const reviewLink = shared.json<{ id: number; token: string }>();
     return {
       workspace: workspace.id,
       caller: byCaller[caller],
@@ -883,6 +997,7 @@ describe('permission matrix', () => {
       attachment: attachment!.id,
       timeLog: timeLog?.id ?? 0,
       field: field!.id,
+      review: { session: reviewSession!.id, item: reviewItem!.id, link: reviewLink.id, token: reviewLink.token },
     };
   }
 

@@ -35,6 +35,7 @@ export * from './schemas/search';
 export * from './schemas/csv';
 export * from './schemas/reports';
 export * from './schemas/schedule';
+export * from './schemas/review-sessions';
 export * from './csv-guard';
 export * from './schemas/time-core';
 export * from './schemas/fields';

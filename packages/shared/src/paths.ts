@@ -22,6 +22,8 @@ export const paths = {
   devOutbox: () => '/dev/outbox',
   /** A digest e-mail's unsubscribe link: sets the e-mail frequency to never. */
   unsubscribe: (token: string) => `/unsubscribe/${token}`,
+  /** A client's review link: a session shared with someone without an account (docs/review-sessions.md). */
+  clientReview: (token: string) => `/review/${token}`,
   app: {
     dashboard: () => '/app',
     workspaces: () => '/app/workspaces',
@@ -52,6 +54,9 @@ export const paths = {
     /** A project's custom fields (docs/custom-fields.md). */
     projectFields: (projectId: Id) => `/app/projects/${projectId}/fields`,
     projectSchedule: (projectId: Id) => `/app/projects/${projectId}/schedule`,
+    /** A project's review sessions; `?tasks=1,2,3` opens the form with those tasks picked. */
+    reviewSessions: (projectId: Id) => `/app/projects/${projectId}/reviews`,
+    reviewSession: (sessionId: Id) => `/app/reviews/${sessionId}`,
     unitCreate: (projectId: Id) => `/app/projects/${projectId}/units/create`,
     unitCreateMultiple: (projectId: Id) => `/app/projects/${projectId}/units/create_multiple`,
     unit: (projectId: Id, unitId: Id) => `/app/projects/${projectId}/units/${unitId}`,

@@ -30,6 +30,9 @@ import {
   Roles,
   TimeLimits,
   TaskStatuses,
+  ClientFeedbackKinds,
+  ReviewSessionLimits,
+  type TClientFeedbackKind,
   type TAssignableRole,
   type TIterationOutcome,
   type TReviewMode,
@@ -405,6 +408,8 @@ export const workspaces = pgTable(
       .array()
       .notNull()
       .default(sql`'{1,2,3,4,5}'::integer[]`),
+    /** Members (not only Admins) may share review sessions with clients (docs/review-sessions.md). */
+    membersShareReviews: boolean('members_share_reviews').notNull().default(false),
     ...timestamps,
   },
   (t) => [
@@ -1300,4 +1305,123 @@ export const calendarFeeds = pgTable(
     createdAt: at('created_at').notNull().defaultNow(),
   },
   (t) => [uniqueIndex('calendar_feeds_token_hash_key').on(t.tokenHash)],
+);
+
+/**
+ * A review session (docs/review-sessions.md): a named, ordered list of a project's tasks that a
+ * reviewer plays item by item. `workspace_id` is copied from the project for scoping.
+ */
+export const reviewSessions = pgTable(
+  'review_sessions',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    workspaceId: integer('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    projectId: integer('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    name: varchar('name', { length: ReviewSessionLimits.name.max }).notNull(),
+    authorId: integer('author_id').references(() => users.id, { onDelete: 'set null' }),
+    ...timestamps,
+  },
+  (t) => [index('review_sessions_project_idx').on(t.projectId, t.id)],
+);
+
+/** A task in a review session, at its place in the order; a task is in a session at most once. */
+export const reviewSessionItems = pgTable(
+  'review_session_items',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    sessionId: integer('session_id')
+      .notNull()
+      .references(() => reviewSessions.id, { onDelete: 'cascade' }),
+    taskId: integer('task_id')
+      .notNull()
+      .references(() => tasks.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+  },
+  (t) => [
+    uniqueIndex('review_session_items_task_key').on(t.sessionId, t.taskId),
+    index('review_session_items_task_idx').on(t.taskId),
+  ],
+);
+
+/**
+ * A share link of a review session for people without an account (docs/review-sessions.md): only the
+ * HMAC of its token is stored; the password (optional) as an argon2id hash.
+ */
+export const reviewLinks = pgTable(
+  'review_links',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    sessionId: integer('session_id')
+      .notNull()
+      .references(() => reviewSessions.id, { onDelete: 'cascade' }),
+    tokenHash: varchar('token_hash', { length: 64 }).notNull(),
+    passwordHash: text('password_hash'),
+    mayComment: boolean('may_comment').notNull().default(true),
+    mayDecide: boolean('may_decide').notNull().default(false),
+    expiresAt: at('expires_at').notNull(),
+    createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: at('created_at').notNull().defaultNow(),
+    revokedAt: at('revoked_at'),
+    revokedBy: integer('revoked_by').references(() => users.id, { onDelete: 'set null' }),
+  },
+  (t) => [uniqueIndex('review_links_token_key').on(t.tokenHash), index('review_links_session_idx').on(t.sessionId)],
+);
+
+/**
+ * What a client said through a review link about a task (docs/review-sessions.md): a comment, an
+ * approval or a request for changes, with the name they gave and the task's round at the time.
+ */
+export const clientFeedback = pgTable(
+  'client_feedback',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    workspaceId: integer('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    taskId: integer('task_id')
+      .notNull()
+      .references(() => tasks.id, { onDelete: 'cascade' }),
+    linkId: integer('link_id').references(() => reviewLinks.id, { onDelete: 'set null' }),
+    sessionId: integer('session_id').references(() => reviewSessions.id, { onDelete: 'set null' }),
+    round: integer('round').notNull(),
+    kind: varchar('kind', { length: 12 }).$type<TClientFeedbackKind>().notNull(),
+    name: varchar('name', { length: ReviewSessionLimits.clientName.max }).notNull(),
+    text: text('text').notNull().default(''),
+    createdAt: at('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('client_feedback_task_idx').on(t.taskId, t.createdAt, t.id),
+    check('client_feedback_kind_check', oneOf(t.kind, ClientFeedbackKinds)),
+  ],
+);
+
+/**
+ * Vector shapes drawn over a file at a time (video) or on an image, with a comment
+ * (docs/review-sessions.md). Normalised coordinates; the PNG of it is a file of the comment.
+ */
+export const drawings = pgTable(
+  'drawings',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    workspaceId: integer('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    commentId: integer('comment_id')
+      .notNull()
+      .references(() => comments.id, { onDelete: 'cascade' }),
+    attachmentId: integer('attachment_id')
+      .notNull()
+      .references(() => attachments.id, { onDelete: 'cascade' }),
+    round: integer('round'),
+    timeSeconds: doublePrecision('time_seconds'),
+    frame: integer('frame'),
+    shapes: jsonb('shapes').notNull(),
+    authorId: integer('author_id').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: at('created_at').notNull().defaultNow(),
+  },
+  (t) => [index('drawings_comment_idx').on(t.commentId), index('drawings_attachment_idx').on(t.attachmentId)],
 );

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { can, canWork, checkRemoval, checkRoleChange, Permissions, Roles, type TRole } from './permissions';
+import {
+  can,
+  canShareReview,
+  canWork,
+  checkRemoval,
+  checkRoleChange,
+  Permissions,
+  Roles,
+  type TRole,
+} from './permissions';
 
 /** docs/rules.md §Roles written out as the expected table: every role × every action. */
 const expected: Record<string, TRole[]> = {
@@ -57,6 +66,10 @@ const expected: Record<string, TRole[]> = {
   'milestone.manage': ['member', 'admin', 'owner'],
   'calendar.view': ['guest', 'member', 'admin', 'owner'],
   'calendar.manage': ['admin', 'owner'],
+  // docs/review-sessions.md: Members share too where the workspace allows it (canShareReview).
+  'review_session.view': ['guest', 'member', 'admin', 'owner'],
+  'review_session.manage': ['member', 'admin', 'owner'],
+  'review_session.share': ['admin', 'owner'],
 };
 
 describe('the permission table', () => {
@@ -77,6 +90,19 @@ describe('the permission table', () => {
   it('refuses everything to a non-member', () => {
     expect(can(null, 'project', 'view')).toBe(false);
     expect(can(undefined, 'workspace', 'leave')).toBe(false);
+  });
+});
+
+describe('sharing review sessions', () => {
+  it('is for Admins, and for Members only where the workspace allows it', () => {
+    const table = Roles.map((role) => [role, canShareReview(role, false), canShareReview(role, true)]);
+    expect(table).toEqual([
+      ['guest', false, false],
+      ['member', false, true],
+      ['admin', true, true],
+      ['owner', true, true],
+    ]);
+    expect(canShareReview(null, true)).toBe(false);
   });
 });
 

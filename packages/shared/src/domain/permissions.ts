@@ -75,6 +75,12 @@ export const Permissions = {
    */
   milestone: { view: 'guest', manage: 'member' },
   calendar: { view: 'guest', manage: 'admin' },
+  /**
+   * Review sessions (docs/review-sessions.md): everyone who sees the project plays them; Members build,
+   * reorder and delete them; sharing one with a client is for Admins (Members too where the
+   * workspace allows it, see `canShareReview`).
+   */
+  review_session: { view: 'guest', manage: 'member', share: 'admin' },
 } as const satisfies Record<string, Record<string, TRole>>;
 
 export type TResource = keyof typeof Permissions;
@@ -100,6 +106,11 @@ export function canWork(role: TRole | null | undefined, isAssignee: boolean): bo
 /** Log time on a task: its assignees and reviewers, whatever their role, and any Member or above (docs/time.md). */
 export function canLogTime(role: TRole | null | undefined, isAssigneeOrReviewer: boolean): boolean {
   return Boolean(role) && (isAssigneeOrReviewer || can(role, 'time', 'log'));
+}
+
+/** Create or revoke a client link of a review session: Admins, and Members where the workspace allows it. */
+export function canShareReview(role: TRole | null | undefined, membersShare: boolean): boolean {
+  return can(role, 'review_session', 'share') || (membersShare && can(role, 'review_session', 'manage'));
 }
 
 export type TRoleChangeRefusal = 'not_allowed' | 'owner_role_fixed' | 'use_delegation';

@@ -29,6 +29,7 @@ import enWorkspacesWeb from './locales/en/workspaces-web.json';
 import enTime from './locales/en/time.json';
 import enFields from './locales/en/fields.json';
 import enSchedule from './locales/en/schedule.json';
+import enReviewSessions from './locales/en/review-sessions.json';
 
 /**
  * Translations shared by the server (error messages, e-mails) and the web app. Keys are the English
@@ -67,4 +68,5 @@ export const en: Record<string, string> = {
   ...enTime,
   ...enFields,
   ...enSchedule,
+  ...enReviewSessions,
 };

@@ -29,6 +29,7 @@ import ruWorkspacesWeb from './locales/ru/workspaces-web.json';
 import ruTime from './locales/ru/time.json';
 import ruFields from './locales/ru/fields.json';
 import ruSchedule from './locales/ru/schedule.json';
+import ruReviewSessions from './locales/ru/review-sessions.json';
 
 /** The Russian translations (see locales-en.ts); the web app loads them only for a Russian reader. */
 export const ru: Record<string, string> = {
@@ -63,4 +64,5 @@ export const ru: Record<string, string> = {
   ...ruTime,
   ...ruFields,
   ...ruSchedule,
+  ...ruReviewSessions,
 };

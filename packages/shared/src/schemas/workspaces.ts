@@ -33,8 +33,11 @@ export const ZWorkspacePatch = ZWorkspaceCreate.partial().extend({
     .min(AuditLimits.retentionDays.min)
     .max(AuditLimits.retentionDays.max)
     .optional(),
+  /** Members may share review sessions with clients (docs/review-sessions.md); Admins. */
+  members_share_reviews: z.boolean().optional(),
 });
 export type TWorkspaceCreate = z.infer<typeof ZWorkspaceCreate>;
+export type TWorkspacePatch = z.infer<typeof ZWorkspacePatch>;
 
 /** A workspace as its member sees it: `role` is the caller's, `abilities` what that role may do in it. */
 export const ZWorkspace = z.object({
@@ -49,6 +52,8 @@ export const ZWorkspace = z.object({
   hours_per_day: z.number().optional(),
   /** Days the audit log keeps its entries (365 by default). Optional in the type only. */
   audit_retention_days: z.number().int().optional(),
+  /** Members may share review sessions with clients. Optional in the type only: the server always sends it. */
+  members_share_reviews: z.boolean().optional(),
   created_at: z.string(),
 });
 export type TWorkspace = z.infer<typeof ZWorkspace>;

@@ -9,7 +9,7 @@ import { buildTestApp, type TestApp } from '../../../test/helpers';
 import { buildComment, listening, openStream } from '../../../test/live';
 import { as, buildTeam } from '../../../test/workspaces';
 import { schema } from '../../db';
-import { contentDisposition, parseRange } from './routes';
+import { contentDisposition, parseRange } from './send';
 import { sweepAttachments } from './service';
 
 let t: TestApp;

@@ -323,3 +323,58 @@ export async function sweepAttachments(db: Db, storage: FileStorage, batch = 100
 export async function readableAttachment(db: Db, { userId, attachmentId }: { userId: number; attachmentId: number }) {
   return (await authorizeAttachment(db, { userId, attachmentId, action: 'view' })).attachment;
 }
+
+/**
+ * The files of each task's latest round that has files, with the files of its comments (a review
+ * session's items, docs/review-sessions.md): by task id, the round and its rows, oldest first.
+ */
+export async function latestRoundRows(
+  db: Db,
+  taskIds: readonly number[],
+): Promise<Map<number, { round: number; rows: AttachmentRow[] }>> {
+  const found = new Map<number, { round: number; rows: AttachmentRow[] }>();
+  if (taskIds.length === 0) return found;
+  const ids = [...new Set(taskIds)];
+  const rows = await db
+    .select({ file: attachments, commentTask: comments.taskId })
+    .from(attachments)
+    .leftJoin(comments, eq(comments.id, attachments.commentId))
+    .where(
+      and(
+        isNotNull(attachments.completedAt),
+        isNotNull(attachments.round),
+        or(inArray(attachments.taskId, ids), inArray(comments.taskId, ids)),
+      ),
+    )
+    .orderBy(asc(attachments.createdAt), asc(attachments.id));
+  for (const { file, commentTask } of rows) {
+    const taskId = file.taskId ?? commentTask!;
+    const round = file.round!;
+    const seen = found.get(taskId);
+    if (!seen || round > seen.round) found.set(taskId, { round, rows: [file] });
+    else if (round === seen.round) seen.rows.push(file);
+  }
+  return found;
+}
+
+/** Files as a member sees them, with URLs signed for their session (review sessions list them so). */
+export function presentFiles(ctx: FilesContext, caller: { actor: Actor; sessionId: number }, rows: AttachmentRow[]) {
+  return present(ctx, caller, rows);
+}
+
+/** A file of one of `taskIds` (or of a comment of one), for a client's link to serve; null otherwise. */
+export async function fileOfTasks(db: Db, { fileId, taskIds }: { fileId: number; taskIds: readonly number[] }) {
+  if (taskIds.length === 0) return null;
+  const [row] = await db
+    .select({ file: attachments })
+    .from(attachments)
+    .leftJoin(comments, eq(comments.id, attachments.commentId))
+    .where(
+      and(
+        eq(attachments.id, fileId),
+        isNotNull(attachments.completedAt),
+        or(inArray(attachments.taskId, [...taskIds]), inArray(comments.taskId, [...taskIds])),
+      ),
+    );
+  return row?.file ?? null;
+}

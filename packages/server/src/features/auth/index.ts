@@ -2,7 +2,7 @@
 export { authenticatePlugin, callerOf, type AuthUser } from './authenticate';
 export { clientInfo, mailUser, publicOrigin, type AuthContext, type ClientInfo, type UserRow } from './context';
 export { consumeCode } from './codes';
-export { hashPassword } from './passwords';
+export { hashPassword, verifyPassword } from './passwords';
 export { defaultAuthLimits, type AuthLimits } from './rate-limits';
 export { loadSigningSecret } from './secret';
 export { issueSession, listSessions, revokeSession, revokeUserSessions } from './sessions';

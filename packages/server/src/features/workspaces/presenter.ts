@@ -17,6 +17,7 @@ export type WorkspaceRow = {
   membersCount: number;
   hoursPerDay: number;
   auditRetentionDays?: number;
+  membersShareReviews: boolean;
   owner: { id: number; firstName: string; lastName: string; username: string };
 };
 
@@ -32,6 +33,7 @@ export function presentWorkspace(row: WorkspaceRow): TWorkspace {
     members_count: row.membersCount,
     hours_per_day: row.hoursPerDay,
     audit_retention_days: row.auditRetentionDays,
+    members_share_reviews: row.membersShareReviews,
     created_at: row.createdAt.toISOString(),
   };
 }

@@ -38,6 +38,7 @@ async function selectWorkspaces(db: Db, { userId, workspaceId }: { userId: numbe
       createdAt: workspaces.createdAt,
       hoursPerDay: workspaces.hoursPerDay,
       auditRetentionDays: workspaces.auditRetentionDays,
+      membersShareReviews: workspaces.membersShareReviews,
       role: memberships.role,
       membersCount: sql<number>`(select count(*)::int from ${memberships} m where m.workspace_id = ${workspaces.id})`,
       owner: { id: owners.id, firstName: owners.firstName, lastName: owners.lastName, username: owners.username },
@@ -108,7 +109,11 @@ export async function updateWorkspace(
   }: {
     userId: number;
     workspaceId: number;
-    patch: Partial<TWorkspaceCreate> & { hours_per_day?: number; audit_retention_days?: number };
+    patch: Partial<TWorkspaceCreate> & {
+      hours_per_day?: number;
+      audit_retention_days?: number;
+      members_share_reviews?: boolean;
+    };
   },
 ) {
   await authorizeIn(db, { userId, workspaceId, resource: 'workspace', action: 'update' });
@@ -118,6 +123,7 @@ export async function updateWorkspace(
       description: patch.description,
       hoursPerDay: patch.hours_per_day,
       auditRetentionDays: patch.audit_retention_days,
+      membersShareReviews: patch.members_share_reviews,
     }).filter(([, v]) => v !== undefined),
   );
   if (Object.keys(changes).length > 0) {

@@ -47,6 +47,11 @@ export const routes: RouteObject[] = [
     hydrateFallbackElement: <BootLoader />,
     children: [
       { path: 'logout', lazy: lazyScreen(() => import('../../features/auth/routes/logout')) },
+      // A client's review link: no account, no app shell (docs/review-sessions.md).
+      {
+        path: 'review/:token',
+        lazy: lazyScreen(() => import('../../features/review-sessions/routes/client-review')),
+      },
       {
         lazy: lazyComponent(async () => (await import('../layouts/public-layout')).PublicLayout),
         children: [
@@ -130,6 +135,10 @@ export const routes: RouteObject[] = [
             path: 'tasks/:taskId',
             lazy: screenWithCrumbs('task', () => import('../../features/tasks/routes/task')),
           },
+          {
+            path: 'reviews/:sessionId',
+            lazy: lazyScreen(() => import('../../features/review-sessions/routes/session')),
+          },
           { path: 'projects/create', lazy: lazyScreen(() => import('../../features/projects/routes/project-create')) },
           {
             path: 'projects/:projectId',
@@ -165,6 +174,10 @@ export const routes: RouteObject[] = [
               },
               { path: 'units', lazy: lazyScreen(() => import('../../features/units/routes/unit-list')) },
               { path: 'fields', lazy: lazyScreen(() => import('../../features/fields/routes/project-fields')) },
+              {
+                path: 'reviews',
+                lazy: lazyScreen(() => import('../../features/review-sessions/routes/sessions')),
+              },
               {
                 path: 'reports',
                 handle: reports,

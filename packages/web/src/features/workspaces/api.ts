@@ -1,6 +1,6 @@
 import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
-import type { TAssignableRole, TWorkspace, TWorkspaceCreate } from '@stageline/shared';
+import type { TAssignableRole, TWorkspace, TWorkspaceCreate, TWorkspacePatch } from '@stageline/shared';
 import {
   paths,
   ZBulkResult,
@@ -75,11 +75,11 @@ export const createWorkspace = async (body: TWorkspaceCreate) =>
   ZWorkspace.parse(await api.post('workspaces/', body, silent));
 export const useCreateWorkspace = () => useMutation({ mutationFn: createWorkspace, onSuccess: remember });
 
-export const updateWorkspace = async (id: number, body: Partial<TWorkspaceCreate>) =>
+export const updateWorkspace = async (id: number, body: TWorkspacePatch) =>
   ZWorkspace.parse(await api.patch(`workspaces/${id}/`, body, silent));
 export const useUpdateWorkspace = (id: number) =>
   useMutation({
-    mutationFn: (body: Partial<TWorkspaceCreate>) => updateWorkspace(id, body),
+    mutationFn: (body: TWorkspacePatch) => updateWorkspace(id, body),
     onSuccess: (workspace) => {
       remember(workspace);
       void queryClient.invalidateQueries({ queryKey: workspaceKeys.list() });

@@ -1,5 +1,13 @@
 import { Badge, Button, Group, List, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { IconChartBar, IconEdit, IconForms, IconGitBranch, IconListDetails, IconTimeline } from '@tabler/icons-react';
+import {
+  IconChartBar,
+  IconEdit,
+  IconForms,
+  IconGitBranch,
+  IconListDetails,
+  IconPlayerPlay,
+  IconTimeline,
+} from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -50,6 +58,15 @@ function Overview({
       title={<span data-testid="project-name">{project.name}</span>}
       actions={
         <>
+          <Button
+            component={Link}
+            to={paths.app.reviewSessions(project.id)}
+            variant="default"
+            leftSection={<IconPlayerPlay size={16} />}
+            data-testid="project-reviews-open"
+          >
+            {t('Review sessions')}
+          </Button>
           <Button
             component={Link}
             to={paths.app.projectReports(project.id)}

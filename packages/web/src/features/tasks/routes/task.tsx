@@ -11,6 +11,7 @@ import { HistoryTimeline } from '../../history';
 import { useMembers } from '../../workspaces';
 import { useWorkspaceAbilities } from '../../projects';
 import { taskQueryOptions } from '../api';
+import { TaskClientFeedback } from '../components/client-feedback';
 import { TaskContext } from '../components/task-context';
 import { TaskDetails } from '../components/task-details';
 import { TaskDiagram } from '../components/task-diagram';
@@ -93,6 +94,7 @@ function TaskView({ task }: { task: TTask }) {
           <HistoryTimeline of={{ task: task.id }} people={new Map((members.data ?? []).map((m) => [m.id, m.name]))} />
         </Tabs.Panel>
       </Tabs>
+      <TaskClientFeedback taskId={task.id} />
       <FilesPanel target={{ task: task.id }} canAttach={abilities?.attach ?? false} />
       <CommentsPanel target={{ task: task.id }} workspaceId={task.project.workspace} />
     </PageCard>

@@ -12,6 +12,7 @@ import { TeamsSection } from '../../teams';
 import { WebhooksSection } from '../../webhooks';
 import { useMembers } from '../members';
 import { EditSection } from '../components/settings/edit-section';
+import { ReviewSharingSection } from '../components/settings/review-sharing-section';
 import { InviteLinkSection } from '../components/settings/invite-link-section';
 import { InviteUsersSection } from '../components/settings/invite-users-section';
 import { LeaveWorkspaceButton } from '../components/settings/leave-button';
@@ -55,6 +56,7 @@ function Settings({ workspace }: { workspace: TWorkspace }) {
         <>
           <EditSection key={workspace.id} workspace={workspace} />
           <FileTypesSection workspaceId={workspace.id} />
+          <ReviewSharingSection workspace={workspace} />
         </>
       ),
     };
