@@ -131,7 +131,11 @@ export const Budgets = {
   // 291 KB in 52 files (entry 101), 283 KB in 23, 235 KB in 9 (entry 106); 238.1 KB after issues 31 and
   // 39 put the tab's title, reading a task's notifications, the remembered workspace, the upload limit
   // and paused webhooks' notices in the shell (1.3 KB in all), so 239 KB: still under the 250 KB goal.
-  appShell: { brotliBytes: 239 * KB },
+  // 240.7 KB after issues 34–36 merged: the English strings of custom fields, history, the audit log,
+  // the schedule and review sessions join the one bundled namespace (about 2.5 KB); moving the
+  // fields', audit log's, schedule's and sessions' schemas to subpaths took 0.7 KB back. So 241 KB,
+  // under the 250 KB goal; per-screen English bundles are the next step down (decision 226).
+  appShell: { brotliBytes: 241 * KB },
   screenOwnChunk: Goals.screenOwnChunk,
 } as const;
 

@@ -30,23 +30,23 @@ import {
   Roles,
   TimeLimits,
   TaskStatuses,
-  ClientFeedbackKinds,
-  ReviewSessionLimits,
-  type TClientFeedbackKind,
   type TAssignableRole,
   type TIterationOutcome,
   type TReviewMode,
   type TRole,
   type THistoryAction,
   type TTaskStatus,
-  FieldKinds,
   FieldLimits,
+  type TFieldValue,
+} from '@stageline/shared';
+import {
+  FieldKinds,
   FieldTargets,
   type TFieldKind,
   type TFieldOption,
   type TFieldTarget,
-  type TFieldValue,
-} from '@stageline/shared';
+} from '@stageline/shared/fields';
+import { ClientFeedbackKinds, ReviewSessionLimits, type TClientFeedbackKind } from '@stageline/shared/review-sessions';
 
 /**
  * The database schema, one `pgTable` definition for PGlite and PostgreSQL alike. Migrations in

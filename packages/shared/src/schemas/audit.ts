@@ -1,18 +1,12 @@
 import { z } from 'zod';
+import { AuditLimits } from './audit-core';
+
+export * from './audit-core';
 
 /**
  * The workspace audit log (docs/history-and-audit.md): what Admins and the Owner read to answer
  * "who signed in, who made that token, who exported the data?".
  */
-
-export const AuditLimits = {
-  /** How long entries are kept (a workspace setting, in days). */
-  retentionDays: { min: 30, max: 3650, default: 365 },
-  /** One page of the list. */
-  page: { default: 50, max: 200 },
-  /** The CSV export's most rows. */
-  exportRows: 100_000,
-} as const;
 
 /** Every kind of entry; the web groups them by their prefix. */
 export const AuditActions = [

@@ -1,4 +1,7 @@
 import { z } from 'zod';
+import { FieldFilterPrefix, FieldKeyPattern, FieldLimits, ZFieldValue, type TFieldValue } from './fields-core';
+
+export * from './fields-core';
 
 /**
  * Custom fields of a project (docs/custom-fields.md, issue 35): Admins define them, units (and tasks)
@@ -23,23 +26,6 @@ export const ZFieldKind = z.enum(FieldKinds);
 export const FieldTargets = ['unit', 'task'] as const;
 export type TFieldTarget = (typeof FieldTargets)[number];
 
-export const FieldLimits = {
-  /** A key of 30 keeps `-field.<key>` within a saved view's 40-character sort. */
-  key: { max: 30 },
-  name: { max: 100 },
-  unit: { max: 20 },
-  text: { max: 1_000 },
-  longText: { max: 20_000 },
-  url: { max: 2_000 },
-  options: { max: 100 },
-  optionLabel: { max: 100 },
-  /** Defined fields per project (archived ones included). */
-  perProject: { max: 100 },
-  number: { max: 1e15 },
-} as const;
-
-/** A key as URLs and CSV headers use it: lower-case letters, digits and `_`, starting with a letter. */
-export const FieldKeyPattern = /^[a-z][a-z0-9_]{0,29}$/;
 export const ZFieldKey = z
   .string()
   .regex(FieldKeyPattern, 'Use lower-case letters, digits and _ , starting with a letter.');
@@ -75,16 +61,6 @@ export const ZFieldOption = z.object({
   color: z.string().regex(/^#[0-9a-f]{6}$/i, 'Choose a colour as #rrggbb.'),
 });
 export type TFieldOption = z.infer<typeof ZFieldOption>;
-
-/** A value as the API carries it: text, number, date (`YYYY-MM-DD`), option id(s), user id or true/false. */
-export const ZFieldValue = z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]).nullable();
-export type TFieldValue = z.infer<typeof ZFieldValue>;
-
-/** The `fields` object of a unit or task: values by field key; a field without a value is absent. */
-export const ZFieldValues = z
-  .record(z.string(), ZFieldValue)
-  .describe('Custom field values by field key: text, number, date (YYYY-MM-DD), option id(s), user id, boolean.');
-export type TFieldValues = z.infer<typeof ZFieldValues>;
 
 export const ZFieldDefinition = z.object({
   id: z.number().int(),
@@ -210,11 +186,6 @@ export function optionIdOf(label: string, taken: readonly string[]): string {
   for (let n = 2; taken.includes(id); n++) id = `${base}-${n}`;
   return id;
 }
-
-/** A query key of a field filter: `field.<key>` (GET units/, units/matrix/, saved views). */
-export const FieldFilterPrefix = 'field.';
-/** A sort on a field: `field.<key>` or `-field.<key>`. */
-export const ZFieldSort = z.string().regex(/^-?field\.[a-z][a-z0-9_]{0,29}$/);
 
 /** The field filters of a query: `field.frames=10..20` → { frames: '10..20' }. */
 export function fieldFiltersOf(query: Record<string, unknown>): Record<string, string> {

@@ -7,7 +7,7 @@ import { ZRole } from './workspaces';
 import { Limits } from '../limits';
 import { stripInvisibles, ZDescription, ZId, zIdList, ZName, ZOffset, ZPageLimit } from '../validation';
 import { ZTaskTeams, ZTaskTeamsPatch, ZTeamRef } from './teams';
-import { FieldLimits, ZFieldSort, ZFieldValues } from './fields';
+import { FieldLimits, ZFieldSort, ZFieldValues } from './fields-core';
 
 /** A `fields` object in a request: checked against the project's definitions by the server. */
 const ZFieldsInput = ZFieldValues.refine((fields) => Object.keys(fields).length <= FieldLimits.perProject.max, {

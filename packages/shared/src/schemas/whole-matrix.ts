@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { TaskStatuses, type TTaskStatus } from '../domain/tasks';
 import { ZTaskStatus } from './units';
-import { ZFieldValues, type TFieldValues } from './fields';
+import { ZFieldValues, type TFieldValues } from './fields-core';
 
 /**
  * The whole unit × stage matrix of a pipeline (issue 13; docs/decisions.md, "The whole matrix"): the

@@ -4,7 +4,7 @@ import { Limits } from '../limits';
 import { ZMemberAbilities, ZWorkspaceAbilities } from './abilities';
 import { ZDescription, ZName } from '../validation';
 import { EstimateMessages, isQuarterHours, TimeLimits } from './time-core';
-import { AuditLimits } from './audit';
+import { AuditLimits } from './audit-core';
 
 /**
  * The contract of workspaces, their team and invites (docs/rules.md §Roles, §API). Roles and who may do what

@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { TAuditEntry, TAuditPage } from '@stageline/shared';
+import type { TAuditEntry, TAuditPage } from '@stageline/shared/audit';
 import { rowsOf, schema } from '../../db';
 import { login, relaxedLimits } from '../../../test/accounts';
 import { buildTestApp, type TestApp } from '../../../test/helpers';

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { AuditLimits, ZAuditPage, ZAuditQuery, ZCsvExportQuery, ZIdParams } from '@stageline/shared';
+import { AuditLimits, ZCsvExportQuery, ZIdParams } from '@stageline/shared';
+import { ZAuditPage, ZAuditQuery } from '@stageline/shared/audit';
 import type { Db } from '../../db';
 import { callerOf } from '../auth';
 import { csvFile, sendCsv } from '../csv';

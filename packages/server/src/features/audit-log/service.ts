@@ -1,13 +1,12 @@
 import { sql, type SQL } from 'drizzle-orm';
+import { AuditLimits, personName } from '@stageline/shared';
 import {
   AuditActions,
-  AuditLimits,
   AuditTargetKinds,
-  personName,
   type TAuditEntry,
   type TAuditPage,
   type TAuditQuery,
-} from '@stageline/shared';
+} from '@stageline/shared/audit';
 import { rowsOf, type Db } from '../../db';
 import { FieldError } from '../../http/errors';
 import { recordAudit } from '../audit';

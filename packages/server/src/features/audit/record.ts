@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { TAuditAction, TAuditTargetKind } from '@stageline/shared';
+import type { TAuditAction, TAuditTargetKind } from '@stageline/shared/audit';
 import type { Db } from '../../db';
 import { currentClient } from './scope';
 

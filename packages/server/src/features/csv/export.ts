@@ -4,7 +4,8 @@ import { loadProjectFields } from '../fields';
 import { exportTasks, loadCells } from '../tasks';
 import { authorizePipelineGraph } from '../units';
 import type { z } from 'zod';
-import { fieldValueText, type ZTaskListQuery } from '@stageline/shared';
+import { type ZTaskListQuery } from '@stageline/shared';
+import { fieldValueText } from '@stageline/shared/fields';
 
 const { units, users } = schema;
 

@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
-import { fieldValueOfText, Limits, stripInvisibles, type TUnitImportFields } from '@stageline/shared';
+import { Limits, stripInvisibles, type TUnitImportFields } from '@stageline/shared';
+import { fieldValueOfText } from '@stageline/shared/fields';
 import { schema, type Db } from '../../db';
 import { loadProjectFields, type FieldRow } from '../fields';
 import { loadGraph } from '../tasks';

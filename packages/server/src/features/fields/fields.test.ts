@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { TFieldDefinition, TMatrixPage, TUnit, TUnitList, TView, TWholeMatrixAnswer } from '@stageline/shared';
+import type { TMatrixPage, TUnit, TUnitList, TView, TWholeMatrixAnswer } from '@stageline/shared';
+import type { TFieldDefinition } from '@stageline/shared/fields';
 import { eq } from 'drizzle-orm';
 import { countStatements, schema } from '../../db';
 import { relaxedLimits } from '../../../test/accounts';

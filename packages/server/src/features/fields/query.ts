@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { FieldFilterPrefix, FieldKeyPattern, FieldMessages } from '@stageline/shared';
+import { FieldFilterPrefix, FieldKeyPattern } from '@stageline/shared';
+import { FieldMessages } from '@stageline/shared/fields';
 import { FieldError } from '../../http/errors';
 import type { FieldRow } from './service';
 

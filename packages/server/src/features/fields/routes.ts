@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ZFieldCreate, ZFieldDefinition, ZFieldList, ZFieldListQuery, ZFieldPatch, ZIdParams } from '@stageline/shared';
+import { ZIdParams } from '@stageline/shared';
+import { ZFieldCreate, ZFieldDefinition, ZFieldList, ZFieldListQuery, ZFieldPatch } from '@stageline/shared/fields';
 import type { Db } from '../../db';
 import { callerOf } from '../auth';
 import { createField, listFields, updateField } from './service';

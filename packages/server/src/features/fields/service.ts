@@ -1,14 +1,13 @@
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { FieldLimits, type TFieldValue } from '@stageline/shared';
 import {
   checkFieldValue,
-  FieldLimits,
   FieldMessages,
   type TFieldDefinition,
   type TFieldOption,
   type TFieldPatch,
-  type TFieldValue,
   type ZFieldCreate,
-} from '@stageline/shared';
+} from '@stageline/shared/fields';
 import type { z } from 'zod';
 import { schema, type Db } from '../../db';
 import { AppError, FieldError, type FieldMessage } from '../../http/errors';

@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import type { TAuditPage, TRecordChangePage } from '@stageline/shared';
+import type { TRecordChangePage } from '@stageline/shared';
+import type { TAuditPage } from '@stageline/shared/audit';
 import { rowsOf } from '../../db';
 import { relaxedLimits } from '../../../test/accounts';
 import { buildTestApp, type TestApp } from '../../../test/helpers';

@@ -11,7 +11,7 @@ import {
   ZClientOpen,
   ZClientSession,
   ZClientTokenParams,
-} from '@stageline/shared';
+} from '@stageline/shared/review-sessions';
 import { rateLimit, type RateRule } from '../../http/rate-limit';
 import { sendStoredFile, type FilesContext } from '../attachments';
 import { accessedLink, clientFile, clientSession, giveFeedback, linkOf, openLink } from './client';

@@ -4,7 +4,7 @@ import {
   ReviewSessionMessages,
   type TClientFeedbackCreate,
   type TClientSession,
-} from '@stageline/shared';
+} from '@stageline/shared/review-sessions';
 import { schema, type Db } from '../../db';
 import { AppError, FieldError } from '../../http/errors';
 import { clearCount, countHit, peekCount } from '../../http/rate-limit';

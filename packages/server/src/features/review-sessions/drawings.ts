@@ -1,5 +1,6 @@
 import { and, asc, eq, inArray, or } from 'drizzle-orm';
-import { DrawingMessages, personName, type TDrawing, type TDrawingShape } from '@stageline/shared';
+import { personName } from '@stageline/shared';
+import { DrawingMessages, type TDrawing, type TDrawingShape } from '@stageline/shared/review-sessions';
 import { schema, type Db } from '../../db';
 import { AppError, FieldError } from '../../http/errors';
 import { authorizeIn } from '../workspaces';

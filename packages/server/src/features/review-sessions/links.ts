@@ -1,5 +1,5 @@
 import { and, desc, eq, isNull } from 'drizzle-orm';
-import type { TReviewLinkCreated } from '@stageline/shared';
+import type { TReviewLinkCreated } from '@stageline/shared/review-sessions';
 import { schema, type Db } from '../../db';
 import { AppError } from '../../http/errors';
 import { hashPassword, hashSecret, randomToken, type TokenKeys } from '../auth';

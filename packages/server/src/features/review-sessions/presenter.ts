@@ -1,4 +1,5 @@
-import { personName, type TClientFeedback, type TReviewLink } from '@stageline/shared';
+import { personName } from '@stageline/shared';
+import { type TClientFeedback, type TReviewLink } from '@stageline/shared/review-sessions';
 import type { schema } from '../../db';
 
 type FeedbackRow = typeof schema.clientFeedback.$inferSelect;

@@ -1,14 +1,14 @@
 // One file for the feature's HTTP journeys (sessions, decisions, links, clients, drawings): they share one built scene, which is most of its time.
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
+import type { TTask } from '@stageline/shared';
 import type {
   TClientAccess,
   TClientFeedback,
   TClientSession,
   TReviewLinkCreated,
   TReviewSession,
-  TTask,
-} from '@stageline/shared';
+} from '@stageline/shared/review-sessions';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { relaxedLimits } from '../../../test/accounts';
 import { attach } from '../../../test/files';

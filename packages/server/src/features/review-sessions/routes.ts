@@ -1,13 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { ZId, ZIdParams } from '@stageline/shared';
 import {
   ZClientFeedbackList,
   ZDrawing,
   ZDrawingCreate,
   ZDrawingList,
   ZDrawingListQuery,
-  ZId,
-  ZIdParams,
   ZReviewDecision,
   ZReviewItemsAdd,
   ZReviewLink,
@@ -19,7 +18,7 @@ import {
   ZReviewSessionList,
   ZReviewSessionListQuery,
   ZReviewSessionPatch,
-} from '@stageline/shared';
+} from '@stageline/shared/review-sessions';
 import type { FilesContext } from '../attachments';
 import { callerOf } from '../auth';
 import { createDrawing, listDrawings } from './drawings';

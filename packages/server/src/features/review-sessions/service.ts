@@ -1,13 +1,11 @@
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import { can, canShareReview, personName } from '@stageline/shared';
 import {
-  can,
-  canShareReview,
-  personName,
   ReviewSessionLimits,
   ReviewSessionMessages,
   type TReviewSession,
   type TReviewSource,
-} from '@stageline/shared';
+} from '@stageline/shared/review-sessions';
 import { schema, type Db } from '../../db';
 import { AppError, FieldError } from '../../http/errors';
 import { latestRoundRows, presentFiles, type FilesContext } from '../attachments';

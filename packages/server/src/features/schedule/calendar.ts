@@ -1,5 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { WorkCalendar, type TDaysOff, type TWorkCalendar, type TWorkCalendarUpdate } from '@stageline/shared';
+import { WorkCalendar } from '@stageline/shared';
+import { type TDaysOff, type TWorkCalendar, type TWorkCalendarUpdate } from '@stageline/shared/schedule';
 import { rowsOf, schema, type Db } from '../../db';
 import { AppError } from '../../http/errors';
 import { actorIn, authorize, authorizeIn } from '../workspaces';

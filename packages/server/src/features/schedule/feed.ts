@@ -1,6 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import ical, { ICalCalendarMethod } from 'ical-generator';
-import { isLanguage, type TCalendarFeedState } from '@stageline/shared';
+import { isLanguage } from '@stageline/shared';
+import { type TCalendarFeedState } from '@stageline/shared/schedule';
 import { rowsOf, schema, type Db } from '../../db';
 import { AppError } from '../../http/errors';
 import { translatorFor } from '../../http/i18n';

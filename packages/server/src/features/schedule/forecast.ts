@@ -8,9 +8,9 @@ import {
   type TForecastStage,
   type TForecastTask,
   type TForecastUnit,
-  type TProjectForecast,
   type TTaskStatus,
 } from '@stageline/shared';
+import { type TProjectForecast } from '@stageline/shared/schedule';
 import { rowsOf, type Db } from '../../db';
 import { authorizeProject } from '../projects';
 import { authorize } from '../workspaces';

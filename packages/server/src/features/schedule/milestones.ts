@@ -5,7 +5,7 @@ import {
   type TMilestone,
   type TMilestoneCreate,
   type TMilestonePatch,
-} from '@stageline/shared';
+} from '@stageline/shared/schedule';
 import { rowsOf, schema, type Db } from '../../db';
 import { AppError, FieldError } from '../../http/errors';
 import { authorizeProject } from '../projects';

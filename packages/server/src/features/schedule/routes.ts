@@ -1,11 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { ZIdParams } from '@stageline/shared';
 import {
   ZCalendarFeedState,
   ZDaysOff,
   ZDaysOffParams,
   ZForecastQuery,
-  ZIdParams,
   ZMilestone,
   ZMilestoneCreate,
   ZMilestoneList,
@@ -15,7 +15,7 @@ import {
   ZWorkCalendarUpdate,
   ZWorkload,
   ZWorkloadQuery,
-} from '@stageline/shared';
+} from '@stageline/shared/schedule';
 import type { Config } from '../../config';
 import type { Db } from '../../db';
 import { callerOf, publicOrigin, type TokenKeys } from '../auth';

@@ -1,6 +1,12 @@
 import ICAL from 'ical.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { TCalendarFeedState, TMilestone, TProjectForecast, TWorkCalendar, TWorkload } from '@stageline/shared';
+import type {
+  TCalendarFeedState,
+  TMilestone,
+  TProjectForecast,
+  TWorkCalendar,
+  TWorkload,
+} from '@stageline/shared/schedule';
 import { relaxedLimits } from '../../../test/accounts';
 import { buildTestApp, type TestApp } from '../../../test/helpers';
 import { buildFlow, buildUnit, ok, taskAt, type Flow } from '../../../test/units';

@@ -1,13 +1,6 @@
 import { sql } from 'drizzle-orm';
-import {
-  computeWorkload,
-  dayOf,
-  isoDay,
-  mondayOf,
-  personName,
-  type TWorkload,
-  type TWorkloadTask,
-} from '@stageline/shared';
+import { computeWorkload, dayOf, isoDay, mondayOf, personName, type TWorkloadTask } from '@stageline/shared';
+import { type TWorkload } from '@stageline/shared/schedule';
 import { rowsOf, type Db } from '../../db';
 import { authorizeIn } from '../workspaces';
 import { readCalendar, workCalendarOf } from './calendar';

@@ -4,11 +4,11 @@ import {
   canSkipReview,
   RemindIntervalMs,
   ReviewRuleMessages,
-  ScheduleMessages,
   type TTask,
   type TTaskAction,
   type ZTaskPatch,
 } from '@stageline/shared';
+import { ScheduleMessages } from '@stageline/shared/schedule';
 import type { z } from 'zod';
 import { schema, type Db } from '../../db';
 import { AppError, FieldError } from '../../http/errors';

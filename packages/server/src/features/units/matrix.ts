@@ -1,12 +1,7 @@
 import { createHash } from 'node:crypto';
 import { sql, type SQL } from 'drizzle-orm';
-import {
-  fieldFiltersOf,
-  TaskStatuses,
-  WholeMatrixCellFields,
-  type TMatrixPage,
-  type ZMatrixQueryWithFields,
-} from '@stageline/shared';
+import { TaskStatuses, WholeMatrixCellFields, type TMatrixPage, type ZMatrixQueryWithFields } from '@stageline/shared';
+import { fieldFiltersOf } from '@stageline/shared/fields';
 import type { z } from 'zod';
 import type { Db } from '../../db';
 import { isRowId, readCursor, writeCursor } from '../../http/cursor';

@@ -1,7 +1,6 @@
 import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
 import {
   batchUnitNames,
-  fieldFiltersOf,
   Limits,
   type TBatchUnits,
   type TUnit,
@@ -11,6 +10,7 @@ import {
   type ZUnitListQueryWithFields,
   type ZUnitPatch,
 } from '@stageline/shared';
+import { fieldFiltersOf } from '@stageline/shared/fields';
 import type { z } from 'zod';
 import { escapeLike, rowsOf, schema, type Db } from '../../db';
 import { isRowId, readCursor, writeCursor } from '../../http/cursor';
@@ -402,8 +402,8 @@ export async function updateUnit(
     if (!updated) throw new AppError('not_found');
     // Its history (docs/history-and-audit.md): each field that changed, old → new; custom fields
     // as `field:<key>`.
-    const before = (unit.fields ?? {}) as Record<string, unknown>;
-    const after = (updated.fields ?? {}) as Record<string, unknown>;
+    const before = unit.fields ?? {};
+    const after = updated.fields ?? {};
     const fieldKeys = [...Object.keys(fields.set), ...fields.clear];
     await recordHistory(tx, {
       workspaceId,

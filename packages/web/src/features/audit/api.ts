@@ -1,5 +1,5 @@
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
-import { ZAuditPage, type TAuditQuery } from '@stageline/shared';
+import { ZAuditPage, type TAuditQuery } from '@stageline/shared/audit';
 import { api } from '../../shared/api';
 
 /** The workspace audit log (docs/history-and-audit.md): Admins and the Owner read it a page at a time. */

@@ -1,13 +1,12 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import { ZUnit, type TFieldValues } from '@stageline/shared';
 import {
   ZFieldDefinition,
   ZFieldList,
-  ZUnit,
   type TFieldCreate,
   type TFieldDefinition,
   type TFieldPatch,
-  type TFieldValues,
-} from '@stageline/shared';
+} from '@stageline/shared/fields';
 import { api } from '../../shared/api';
 import { queryClient } from '../../shared/api/query-client';
 

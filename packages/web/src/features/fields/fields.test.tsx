@@ -1,6 +1,6 @@
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import type { TFieldDefinition } from '@stageline/shared';
+import type { TFieldDefinition } from '@stageline/shared/fields';
 import { calls, json, lazy, renderAt, serve, setupAppHarness } from '../../../test/app-harness';
 import { keyOfName } from './routes/project-fields';
 

@@ -1,4 +1,4 @@
-import type { TFieldKind } from '@stageline/shared';
+import type { TFieldKind } from '@stageline/shared/fields';
 
 /** The name of each kind of field, as an i18n key. */
 export const FieldKindLabels: Record<TFieldKind, string> = {

@@ -1,22 +1,20 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
+import { ZPipeline, ZPipelineSummary, ZTask } from '@stageline/shared';
 import {
   ZDrawing,
   ZDrawingList,
-  ZPipeline,
-  ZPipelineSummary,
   ZReviewLinkCreated,
   ZReviewLinkList,
   ZReviewSession,
   ZReviewSessionList,
   ZReviewLink,
-  ZTask,
   type TDrawingCreate,
   type TReviewDecision,
   type TReviewLinkCreate,
   type TReviewSessionCreate,
   type TReviewSessionPatch,
-} from '@stageline/shared';
+} from '@stageline/shared/review-sessions';
 import { api } from '../../shared/api';
 import { queryClient } from '../../shared/api/query-client';
 import { attachmentKeys } from '../attachments';

@@ -4,7 +4,7 @@ import {
   ZClientLinkInfo,
   ZClientSession,
   type TClientFeedbackCreate,
-} from '@stageline/shared';
+} from '@stageline/shared/review-sessions';
 
 /**
  * The client's side of a review link (docs/review-sessions.md): plain `fetch` under

@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { ZProjectForecast, ZWorkload, type TProjectForecast, type TWorkload } from '@stageline/shared';
+import { ZProjectForecast, ZWorkload, type TProjectForecast, type TWorkload } from '@stageline/shared/schedule';
 import { api } from '../../shared/api';
 import { queryClient } from '../../shared/api/query-client';
 

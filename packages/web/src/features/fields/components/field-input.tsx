@@ -1,6 +1,7 @@
 import { Checkbox, MultiSelect, NumberInput, Select, Textarea, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import type { TFieldDefinition, TFieldValue } from '@stageline/shared';
+import type { TFieldValue } from '@stageline/shared';
+import type { TFieldDefinition } from '@stageline/shared/fields';
 
 /** An input for one custom field's value, by its kind; `null` is "no value". */
 export function FieldInput({

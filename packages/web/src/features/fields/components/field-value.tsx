@@ -1,6 +1,7 @@
 import { Anchor, Badge, Group, Text } from '@mantine/core';
 import { IconCheck } from '@tabler/icons-react';
-import type { TFieldDefinition, TFieldValue } from '@stageline/shared';
+import type { TFieldValue } from '@stageline/shared';
+import type { TFieldDefinition } from '@stageline/shared/fields';
 
 /**
  * A custom field's value as the matrix, the units list and the unit screen show it: options as

@@ -17,14 +17,14 @@ import { useForm } from '@mantine/form';
 import { IconArchive, IconArchiveOff, IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { type TProject } from '@stageline/shared';
 import {
   FieldKinds,
   optionIdOf,
   type TFieldDefinition,
   type TFieldKind,
   type TFieldOption,
-  type TProject,
-} from '@stageline/shared';
+} from '@stageline/shared/fields';
 import { formError } from '../../../shared/lib/form-errors';
 import { RecordView } from '../../../shared/records';
 import { PageCard } from '../../../shared/ui/page-card';

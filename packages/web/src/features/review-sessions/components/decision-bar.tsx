@@ -2,7 +2,7 @@ import { Button, Checkbox, Group, Text } from '@mantine/core';
 import { IconCheck, IconX } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { TReviewItem, TReviewSession } from '@stageline/shared';
+import type { TReviewItem, TReviewSession } from '@stageline/shared/review-sessions';
 import { showToast } from '../../../shared/ui/toast';
 import { RejectDialog } from '../../tasks';
 import { decideItem, useItemTask } from '../api';

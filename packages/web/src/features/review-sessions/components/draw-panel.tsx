@@ -2,7 +2,7 @@ import { ActionIcon, Badge, Button, ColorSwatch, Group, SegmentedControl, Stack,
 import { IconArrowBackUp, IconPencil } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DrawingTools, type TDrawing, type TDrawingShape, type TDrawingTool } from '@stageline/shared';
+import { DrawingTools, type TDrawing, type TDrawingShape, type TDrawingTool } from '@stageline/shared/review-sessions';
 import { showToast } from '../../../shared/ui/toast';
 import { shownByTransport } from '../../../shared/api';
 import { sendDrawing } from '../api';

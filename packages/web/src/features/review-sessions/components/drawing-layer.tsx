@@ -1,5 +1,5 @@
 import { useRef, useState } from 'react';
-import type { TDrawingShape, TDrawingTool } from '@stageline/shared';
+import type { TDrawingShape, TDrawingTool } from '@stageline/shared/review-sessions';
 import { arrowHead, pointIn, type TPoint } from '../lib/shapes';
 
 /** One shape in SVG, in the 0–1 box the layer is drawn in. */

@@ -1,7 +1,7 @@
 import { ActionIcon, Badge, Group, NavLink, ScrollArea, Stack, Text } from '@mantine/core';
 import { IconArrowDown, IconArrowUp, IconX } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import type { TReviewItem } from '@stageline/shared';
+import type { TReviewItem } from '@stageline/shared/review-sessions';
 import { TaskStatusBadge } from '../../../shared/ui/task-status-badge';
 
 /**

@@ -1,7 +1,8 @@
 import { Badge, Button, Checkbox, Group, NumberInput, PasswordInput, Stack, Table, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ReviewSessionLimits, ZReviewLinkCreate, paths, type TReviewLinkCreated } from '@stageline/shared';
+import { paths } from '@stageline/shared';
+import { ReviewSessionLimits, ZReviewLinkCreate, type TReviewLinkCreated } from '@stageline/shared/review-sessions';
 import { ApiError } from '../../../shared/api';
 import { SecretOnce } from '../../../shared/ui/secret-once';
 import { showToast } from '../../../shared/ui/toast';

@@ -1,4 +1,4 @@
-import type { TDrawingShape, TDrawingTool } from '@stageline/shared';
+import type { TDrawingShape, TDrawingTool } from '@stageline/shared/review-sessions';
 
 /** A point in the file's proportions (0–1 across, 0–1 down). */
 export type TPoint = [number, number];

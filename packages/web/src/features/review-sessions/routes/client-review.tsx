@@ -18,7 +18,7 @@ import { IconCheck, IconMessage, IconPencil } from '@tabler/icons-react';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import type { TClientFeedbackKind, TClientSession } from '@stageline/shared';
+import type { TClientFeedbackKind, TClientSession } from '@stageline/shared/review-sessions';
 import { useDocumentTitle } from '../../../shared/ui/document-title';
 import { LanguageSwitcher } from '../../../shared/ui/language-switcher';
 import { ThemeSwitcher } from '../../../shared/ui/theme-switcher';

@@ -3,14 +3,8 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import {
-  paths,
-  TaskStatuses,
-  TaskStatusLabels,
-  type TProject,
-  type TReviewSource,
-  type TTaskStatus,
-} from '@stageline/shared';
+import { paths, TaskStatuses, TaskStatusLabels, type TProject, type TTaskStatus } from '@stageline/shared';
+import { type TReviewSource } from '@stageline/shared/review-sessions';
 import { ApiError, shownByTransport } from '../../../shared/api';
 import { RecordView } from '../../../shared/records';
 import { PageCard } from '../../../shared/ui/page-card';

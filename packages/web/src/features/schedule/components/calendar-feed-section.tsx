@@ -2,7 +2,7 @@ import { Button, Group, Stack, Text, TextInput } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ZCalendarFeedState } from '@stageline/shared';
+import { ZCalendarFeedState } from '@stageline/shared/schedule';
 import { api } from '../../../shared/api';
 import { queryClient } from '../../../shared/api/query-client';
 import { Section } from '../../../shared/ui/section';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { dayOf, type TForecastTaskDto, type TProjectForecast } from '@stageline/shared';
+import { dayOf } from '@stageline/shared';
+import { type TForecastTaskDto, type TProjectForecast } from '@stageline/shared/schedule';
 import { axisOf, barOf, shiftPatch } from './timeline';
 
 const task = (extra: Partial<TForecastTaskDto> = {}): TForecastTaskDto => ({

@@ -1,4 +1,5 @@
-import { dayOf, isoDay, type TForecastTaskDto, type TProjectForecast } from '@stageline/shared';
+import { dayOf, isoDay } from '@stageline/shared';
+import { type TForecastTaskDto, type TProjectForecast } from '@stageline/shared/schedule';
 
 /**
  * The timeline's geometry (docs/schedule.md, "Timeline"), pure so it is tested without a browser:

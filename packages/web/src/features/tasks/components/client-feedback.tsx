@@ -1,7 +1,7 @@
 import { Badge, Card, Group, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
-import { ZClientFeedbackList, type TClientFeedback } from '@stageline/shared';
+import { ZClientFeedbackList, type TClientFeedback } from '@stageline/shared/review-sessions';
 import { api } from '../../../shared/api';
 
 type TFeedbackLike = Omit<TClientFeedback, 'session'> & { session?: TClientFeedback['session'] };

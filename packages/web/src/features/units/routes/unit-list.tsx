@@ -11,9 +11,9 @@ import {
   TaskStatusLabels,
   ZFieldSort,
   ZTaskStatus,
-  type TFieldDefinition,
   type TProject,
 } from '@stageline/shared';
+import { type TFieldDefinition } from '@stageline/shared/fields';
 import { queryClient } from '../../../shared/api/query-client';
 import { tokenStore } from '../../../shared/api/tokens';
 import { RecordView } from '../../../shared/records';
