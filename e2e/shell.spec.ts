@@ -157,7 +157,7 @@ test.describe('the shell', () => {
     const user = await registerUser(request);
     await signInAs(page, user);
     await page.goto('/app/workspaces');
-    await expect(page.getByRole('heading', { name: 'Workspaces' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Workspaces', exact: true })).toBeVisible();
     // The server names the build it serves as this tab knows its own: no notice.
     const build = (await request.get('/api/health/')).headers()['x-stageline-build'];
     expect(build).toMatch(/^\/assets\/index-[\w-]+\.js$/);
