@@ -1,3 +1,4 @@
+// One file for the feature's HTTP journeys (definitions, values, filters, sorts, views, CSV, webhooks) on one app.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { TMatrixPage, TUnit, TUnitList, TView, TWholeMatrixAnswer } from '@stageline/shared';
 import type { TFieldDefinition } from '@stageline/shared/fields';

@@ -1,3 +1,4 @@
+// Long because a unit's reads and writes share their authorization, custom fields and history; the matrix is its own module.
 import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
 import {
   batchUnitNames,
