@@ -1,4 +1,4 @@
-// One file for the units and tasks screens' routed journeys, which share one mocked server and its fixtures.
+// One file for the units and tasks screens' routed journeys, which share the app harness's served answers and fixtures.
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import type { TMatrixPage, TTask, TTaskListItem } from '@stageline/shared';
